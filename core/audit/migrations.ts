@@ -1,0 +1,3 @@
+import type { Migration } from '../store/db.ts';
+
+export const auditMigrations: readonly Migration[] = [];

@@ -1,0 +1,2 @@
+/** Operations of this domain; filled as the domain lands. */
+export const dpaOps = {} as const;

@@ -1,0 +1,105 @@
+/**
+ * One error vocabulary for the whole core. Every failure that crosses a boundary (IPC, HTTP, CLI) is an
+ * AppError with a stable code; the adapters turn codes into statuses. Domain families named by the spec
+ * (SFCECError, SFIdentityError) are AppErrors too, so callers may catch either.
+ */
+export const errorCodes = [
+  'VALIDATION',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNPROCESSABLE',
+  'UNAVAILABLE',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+export type AppErrorOptions = {
+  readonly cause?: unknown;
+  /** Overrides the HTTP status that the code maps to (e.g. a spec that wants 422 for a validation error). */
+  readonly status?: number;
+  /** Machine-readable detail for protocol adapters (SCIM scimType, for example). */
+  readonly detail?: Readonly<Record<string, unknown>>;
+};
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number | undefined;
+  readonly detail: Readonly<Record<string, unknown>> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = options.status;
+    this.detail = options.detail;
+  }
+}
+
+/** Base of all compliance-evidence-chain errors (spec section 7). */
+export class SFCECError extends AppError {
+  constructor(message: string, options: AppErrorOptions & { code?: ErrorCode } = {}) {
+    super(options.code ?? 'INTERNAL', message, options);
+    this.name = 'SFCECError';
+  }
+}
+/** ZIP write or HMAC failure while building; unknown bundle or deleted ZIP on reissue. */
+export class SFCECBuildError extends SFCECError {
+  constructor(message: string, options: AppErrorOptions & { code?: ErrorCode } = {}) {
+    super(message, options);
+    this.name = 'SFCECBuildError';
+  }
+}
+/** Bundle file missing or unreadable. */
+export class SFCECVerifyError extends SFCECError {
+  constructor(message: string, options: AppErrorOptions & { code?: ErrorCode } = {}) {
+    super(message, options);
+    this.name = 'SFCECVerifyError';
+  }
+}
+/** DPA generation or export failure. */
+export class SFCECExportError extends SFCECError {
+  constructor(message: string, options: AppErrorOptions & { code?: ErrorCode } = {}) {
+    super(message, options);
+    this.name = 'SFCECExportError';
+  }
+}
+/** Base of all identity errors (spec section 4.4). */
+export class SFIdentityError extends AppError {
+  constructor(message: string, options: AppErrorOptions & { code?: ErrorCode } = {}) {
+    super(options.code ?? 'VALIDATION', message, options);
+    this.name = 'SFIdentityError';
+  }
+}
+
+export const httpStatusFor = (code: ErrorCode): number => {
+  switch (code) {
+    case 'VALIDATION':
+      return 400;
+    case 'UNAUTHENTICATED':
+      return 401;
+    case 'FORBIDDEN':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'CONFLICT':
+      return 409;
+    case 'PAYLOAD_TOO_LARGE':
+      return 413;
+    case 'UNPROCESSABLE':
+      return 422;
+    case 'UNAVAILABLE':
+      return 503;
+    case 'INTERNAL':
+      return 500;
+    default:
+      return missingCase(code);
+  }
+};
+
+/** Exhaustiveness guard for switches over unions. */
+export function missingCase(value: never): never {
+  throw new TypeError(`Unhandled case: ${String(value)}`);
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { App } from '../app.ts';
+import { AppError } from '../errors.ts';
+import type { Actor, OpContext, OpResult, Operation } from './define.ts';
+import { tierAtLeast } from './define.ts';
+import { isOpName, operations } from './table.ts';
+
+export type CallContext = {
+  readonly app: App;
+  readonly actor: Actor;
+  /** Correlates progress events with the caller's request; generated when absent. */
+  readonly requestId?: string;
+  readonly signal?: AbortSignal;
+};
+
+type AnyOperation = Operation<z.ZodType, unknown>;
+
+/** A short, safe summary of why input failed its schema: paths and messages, never the values. */
+export const describeZodError = (error: z.ZodError): string =>
+  error.issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+
+export const lookupOp = (name: unknown): AnyOperation => {
+  if (!isOpName(name)) throw new AppError('NOT_FOUND', `Unknown operation: ${String(name).slice(0, 100)}`);
+  return operations[name] as unknown as AnyOperation;
+};
+
+export const authorize = (op: AnyOperation, actor: Actor): void => {
+  if (op.tier === 'public') return;
+  if (actor.kind === 'anonymous') throw new AppError('UNAUTHENTICATED', 'Authentication required');
+  if (op.scope !== undefined && actor.scopes.includes(op.scope)) return;
+  if (!tierAtLeast(actor.tier, op.tier)) {
+    throw new AppError('FORBIDDEN', `This operation needs the ${op.tier} tier; the credential has ${actor.tier}`);
+  }
+};
+
+/** Anything thrown becomes an AppError; unknown errors are logged with their stack and hidden behind a generic message. */
+export const toAppError = (error: unknown, ctx: { app: App; op: string }): AppError => {
+  if (error instanceof AppError) return error;
+  ctx.app.log.error({ op: ctx.op, err: error }, 'operation failed unexpectedly');
+  return new AppError('INTERNAL', 'Internal error', { cause: error });
+};
+
+/**
+ * Runs one operation: look up, authorize, validate, handle. Throws AppError; adapters that need an envelope
+ * use `dispatch`, protocol routes that need the error itself (status overrides, SCIM types) use this.
+ */
+export const invoke = async (name: unknown, input: unknown, call: CallContext): Promise<unknown> => {
+  const op = lookupOp(name);
+  const opName = String(name);
+  authorize(op, call.actor);
+  const parsed = op.input.safeParse(input);
+  if (!parsed.success) throw new AppError('VALIDATION', describeZodError(parsed.error), { cause: parsed.error });
+  const requestId = call.requestId ?? randomUUID();
+  const log = call.app.log.child({ op: opName, requestId });
+  const ctx: OpContext = {
+    app: call.app,
+    actor: call.actor,
+    log,
+    signal: call.signal ?? new AbortController().signal,
+    progress: (done, total, message = '') =>
+      call.app.events.emit('progress', { requestId, op: opName, done, total, message }),
+  };
+  const started = performance.now();
+  try {
+    const value = await op.handler(parsed.data, ctx);
+    log[op.access === 'write' ? 'info' : 'debug'](
+      { actor: call.actor.id, ms: Math.round(performance.now() - started), outcome: 'ok' },
+      'op',
+    );
+    return value;
+  } catch (error) {
+    const appError = toAppError(error, { app: call.app, op: opName });
+    log.info({ actor: call.actor.id, ms: Math.round(performance.now() - started), outcome: appError.code }, 'op');
+    throw appError;
+  }
+};
+
+/** The one entry point every transport calls; results travel as values, never as thrown errors. */
+export const dispatch = async (name: unknown, input: unknown, call: CallContext): Promise<OpResult<unknown>> => {
+  try {
+    return { ok: true, value: await invoke(name, input, call) };
+  } catch (error) {
+    const appError = toAppError(error, { app: call.app, op: String(name) });
+    return { ok: false, error: { code: appError.code, message: appError.message } };
+  }
+};

@@ -1,0 +1,39 @@
+import type { z } from 'zod';
+import { auditOps } from '../audit/ops.ts';
+import { cecOps } from '../cec/ops.ts';
+import { dpaOps } from '../cec/dpa/ops.ts';
+import { chatOps } from '../chat/ops.ts';
+import { apiKeyOps } from '../identity/api-keys/ops.ts';
+import { oidcOps } from '../identity/oidc/ops.ts';
+import { samlOps } from '../identity/saml/ops.ts';
+import { scimOps } from '../identity/scim/ops.ts';
+import { ssoOps } from '../identity/sso/ops.ts';
+import { piiOps } from '../pii/ops.ts';
+import { svcOps } from './svc-ops.ts';
+
+/**
+ * THE operations table: every operation the renderer or another tool can call, keyed by name. IPC, the
+ * `/api/ops/<name>` routes, the public REST paths, the renderer's Transport types and the OpenAPI document are
+ * all derived from it. Each domain owns its slice; names are `<domain>.<verb>`.
+ */
+export const operations = {
+  ...svcOps,
+  ...chatOps,
+  ...apiKeyOps,
+  ...piiOps,
+  ...auditOps,
+  ...cecOps,
+  ...dpaOps,
+  ...scimOps,
+  ...ssoOps,
+  ...samlOps,
+  ...oidcOps,
+} as const;
+
+export type Operations = typeof operations;
+export type OpName = keyof Operations;
+export type OpInput<N extends OpName> = z.input<Operations[N]['input']>;
+export type OpOutput<N extends OpName> = Awaited<ReturnType<Operations[N]['handler']>>;
+
+export const isOpName = (name: unknown): name is OpName =>
+  typeof name === 'string' && Object.hasOwn(operations, name);

@@ -1,0 +1,15 @@
+import { auditMigrations } from '../audit/migrations.ts';
+import { cecMigrations } from '../cec/migrations.ts';
+import { dpaMigrations } from '../cec/dpa/migrations.ts';
+import { identityMigrations } from '../identity/migrations.ts';
+import { foundationMigrations } from './foundation-migrations.ts';
+import type { Migration } from './db.ts';
+
+/** Every domain's migrations, in the order they apply. Each domain numbers its own. */
+export const allMigrations: readonly Migration[] = [
+  ...foundationMigrations,
+  ...auditMigrations,
+  ...cecMigrations,
+  ...dpaMigrations,
+  ...identityMigrations,
+];
