@@ -1,0 +1,4 @@
+import type { CliCommand } from './command.ts';
+
+/** Every sub-command of `svc`; each domain contributes its own from its `cli.ts`. */
+export const commands: readonly CliCommand[] = [];
