@@ -1,6 +1,9 @@
 /**
- * The PII engine's contract, after Presidio's analyzer model (../shared/reference/presidio.md). Offsets are
- * decided once for the whole product: see docs/decisions.md ("PII offsets").
+ * The PII engine's contract, after Presidio's analyzer model (../shared/reference/presidio.md).
+ *
+ * Offsets: a Finding in a ScanResult indexes the text as an array of Unicode code points (like Presidio),
+ * so `[...text].slice(start, end).join('')` is the entity text. Recognizers work on JS strings and return
+ * UTF-16 code-unit offsets (plain `String.prototype.slice` indices); the engine converts once at the end.
  */
 
 /** Why a finding has the score it has (returned when the caller asks for explanations). */
@@ -9,6 +12,7 @@ export type Explanation = {
   readonly pattern?: string;
   readonly originalScore: number;
   readonly score: number;
+  /** Checksum outcome: true = validated (score 1.0), false = failed (dropped), null = no checksum / kept. */
   readonly validationResult?: boolean | null;
   readonly contextWord?: string;
   readonly textualExplanation?: string;
@@ -22,7 +26,7 @@ export type Finding = {
   readonly explanation?: Explanation;
 };
 
-/** What every recognizer sees: the text plus lazily computed shared analysis (tokens for context, NER). */
+/** What every recognizer sees. */
 export type AnalysisInput = {
   readonly text: string;
   readonly language: string;
@@ -34,12 +38,44 @@ export type Recognizer = {
   readonly supportedLanguages: readonly string[];
   /** Context words that lift a nearby finding (Presidio's LemmaContextAwareEnhancer). */
   readonly context: readonly string[];
+  /**
+   * Presidio's `enabled` flag: when false the recognizer only runs if the request names one of its
+   * entities in `entities`. Absent means enabled.
+   */
+  readonly enabledByDefault?: boolean;
+  /** Findings with UTF-16 code-unit offsets into `input.text` (the engine converts to code points). */
   readonly analyze: (input: AnalysisInput) => Finding[];
+};
+
+/** One pattern of a Presidio PatternRecognizer (JSON shape of `ad_hoc_recognizers[].patterns[]`). */
+export type AdHocPattern = {
+  readonly name: string;
+  readonly regex: string;
+  readonly score: number;
+};
+
+/** Presidio's ad-hoc / custom PatternRecognizer JSON shape (snake_case as in its REST contract). */
+export type AdHocRecognizer = {
+  readonly name: string;
+  readonly supported_entity: string;
+  readonly supported_language?: string;
+  readonly patterns?: readonly AdHocPattern[];
+  readonly context?: readonly string[];
+  readonly deny_list?: readonly string[];
+  readonly deny_list_score?: number;
+};
+
+/** Request-level deny list: these values (exact words, or regexes) are always reported as `entity`. */
+export type DenyListEntry = {
+  readonly entity: string;
+  readonly values: readonly string[];
+  readonly match?: 'exact' | 'regex';
+  readonly score?: number;
 };
 
 export type ScanOptions = {
   readonly language?: string;
-  /** Only these entity types (default: every type loaded for the language). */
+  /** Only these entity types (default: every type enabled by default for the language). */
   readonly entities?: readonly string[];
   readonly scoreThreshold?: number;
   readonly perEntityThresholds?: Readonly<Record<string, number>>;
@@ -53,4 +89,25 @@ export type ScanResult = {
   readonly detected: boolean;
   readonly entities: readonly Finding[];
   readonly redacted_text: string;
+};
+
+export type EngineScanOptions = ScanOptions & {
+  readonly adHocRecognizers?: readonly AdHocRecognizer[];
+  readonly denyList?: readonly DenyListEntry[];
+};
+
+export type PiiEngine = {
+  /** Scan `text`; throws AppError('VALIDATION') for an unknown language/entity or an unsafe user regex. */
+  readonly scan: (text: string, options?: EngineScanOptions) => ScanResult;
+  /** Every entity type that can be scanned for in `language` (all languages when omitted). */
+  readonly entityTypes: (language?: string) => string[];
+  /** Entity types scanned when the request gives no `entities` filter. */
+  readonly defaultEntityTypes: (language?: string) => string[];
+  readonly languages: () => string[];
+};
+
+export type CreatePiiEngineOptions = {
+  readonly extraRecognizers?: readonly Recognizer[];
+  /** JSON file: an array of AdHocRecognizer (or `{ "recognizers": [...] }`), loaded once at creation. */
+  readonly customRecognizersFile?: string;
 };
