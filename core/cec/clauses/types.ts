@@ -1,0 +1,64 @@
+/**
+ * Types of the clause mapping. The schema keys mirror core/audit/types.ts (contract A); they are restated here
+ * only as a type-compatible union so the mapping can be authored and tested independently of the store.
+ */
+export const evidenceKeys = [
+  'score_records',
+  'bias_reports',
+  'prri_records',
+  'drift_events',
+  'pii_detections',
+  'gate_evaluations',
+] as const;
+export type EvidenceKey = (typeof evidenceKeys)[number];
+export type EvidenceCounts = Readonly<Record<EvidenceKey, number>>;
+
+export const frameworkIds = ['eu_ai_act', 'iso_42001', 'nist_ai_rmf', 'iso27001', 'soc2'] as const;
+export type FrameworkId = (typeof frameworkIds)[number];
+
+export type ClauseSatisfaction = 'SATISFIED' | 'PARTIAL' | 'GAP';
+
+/** How strongly a schema key evidences a clause: primary keys are required for SATISFIED, supporting ones add weight. */
+export type Relationship = 'primary' | 'supporting';
+
+export type KeyMapping = {
+  readonly schema_key: EvidenceKey;
+  readonly relationship: Relationship;
+  /** Why records of this key speak to the clause. */
+  readonly rationale: string;
+};
+
+/** One clause of a framework with its mapping (or the reason it has none). */
+export type ClauseDefinition = {
+  readonly framework: FrameworkId;
+  readonly clause_id: string;
+  readonly clause_name: string;
+  /** Parent clause id in the framework data (article, control group, function, category), or null. */
+  readonly parent: string | null;
+  /** 'group' for headings that have sub-clauses in the data (their status rolls up from the children). */
+  readonly level: 'group' | 'clause';
+  readonly description: string;
+  /** Empty when the clause is out of scope of machine evidence; see `exclusion`. */
+  readonly mappings: readonly KeyMapping[];
+  /** The framework text the mapping rests on (article, paragraph, control or criterion). */
+  readonly source: string;
+  /** Why the clause has no mapping; null when it is mapped. */
+  readonly exclusion: string | null;
+};
+
+/** The spec's ClauseMapEntry plus the drill-down (which keys, how many records each). */
+export type ClauseMapEntry = {
+  readonly framework: FrameworkId;
+  readonly clause_id: string;
+  readonly clause_name: string;
+  readonly description: string;
+  readonly status: ClauseSatisfaction;
+  readonly evidence_count: number;
+  readonly parent: string | null;
+  readonly level: 'group' | 'clause';
+  readonly evidence: readonly {
+    readonly schema_key: EvidenceKey;
+    readonly relationship: Relationship;
+    readonly count: number;
+  }[];
+};
