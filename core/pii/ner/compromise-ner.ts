@@ -1,0 +1,103 @@
+import nlp from 'compromise';
+import { nrpTerms } from './nrp-terms.ts';
+
+/** An entity span in UTF-16 units of the analysed text. */
+export type NerSpan = { readonly type: 'PERSON' | 'LOCATION' | 'NRP'; readonly start: number; readonly end: number };
+
+type JsonTerm = { text: string; post: string; tags: string[]; offset: { start: number; length: number } };
+type JsonMatch = { terms: JsonTerm[] };
+
+const termJson = { offset: true, terms: { offset: true } };
+const lexicon = (nlp.world() as { model: { one: { lexicon: Record<string, string | string[]> } } }).model.one.lexicon;
+const isGivenName = (word: string): boolean => {
+  const tags = lexicon[word.toLowerCase()];
+  return tags === 'MaleName' || tags === 'FemaleName' || (Array.isArray(tags) && tags.some((tag) => tag.endsWith('Name')));
+};
+const isCapitalised = (term: JsonTerm): boolean => /^\p{Lu}/u.test(term.text);
+/** Tags a word gets when compromise knows nothing about it except its position and capital letter. */
+const unknownWordTags = new Set(['Noun', 'Singular', 'ProperNoun', 'Person', 'FirstName', 'LastName', 'MaleName', 'FemaleName']);
+
+/**
+ * Turns compromise's matches into spans: splits a match where punctuation separates two terms ("Paris, France"),
+ * and trims terms that are not part of a name (honorifics like "Dr.", lower-case words such as "summer" in
+ * "last summer James Wilson"), as Presidio's spaCy spans cover the name only.
+ */
+const runsOf = (matches: readonly JsonMatch[], keep: (term: JsonTerm) => boolean): JsonTerm[][] => {
+  const runs: JsonTerm[][] = [];
+  for (const match of matches) {
+    let run: JsonTerm[] = [];
+    for (const term of match.terms) {
+      if (keep(term) && term.offset.length > 0) run.push(term);
+      else if (run.length > 0) (runs.push(run), (run = []));
+      if (/[,;:()!?]/.test(term.post) && run.length > 0) (runs.push(run), (run = []));
+    }
+    if (run.length > 0) runs.push(run);
+  }
+  return runs;
+};
+
+const toSpan = (type: NerSpan['type'], run: readonly JsonTerm[]): NerSpan | undefined => {
+  const first = run[0];
+  const last = run[run.length - 1];
+  if (first === undefined || last === undefined) return undefined;
+  return { type, start: first.offset.start, end: last.offset.start + last.offset.length };
+};
+
+const nameTerm = (term: JsonTerm): boolean => isCapitalised(term) && !term.tags.includes('Honorific');
+
+/** A "place" that starts with a known given name and has a second word ("Brian Hall") is a person. */
+const looksLikePerson = (run: readonly JsonTerm[]): boolean => {
+  const first = run[0];
+  return run.length >= 2 && first !== undefined && isGivenName(first.text) && !run.some((t) => t.tags.includes('Country'));
+};
+
+/** Two or more adjacent capitalised words compromise knows nothing about ("Olusegun Adeyemi") read as a name. */
+const unknownNameRuns = (sentences: readonly JsonMatch[]): JsonTerm[][] =>
+  runsOf(sentences, (term) => isCapitalised(term) && term.tags.every((tag) => unknownWordTags.has(tag))).filter(
+    (run) => run.length >= 2 && run.length <= 4,
+  );
+
+const isDemonym = (word: string): boolean => {
+  const lower = word.toLowerCase();
+  const tags = lexicon[lower] ?? (lower.endsWith('s') ? lexicon[lower.slice(0, -1)] : undefined);
+  return tags === 'Demonym' || (Array.isArray(tags) && tags.includes('Demonym'));
+};
+
+/**
+ * Nationalities (compromise's #Demonym lexicon) and religious or political group words, capitalised as English
+ * writes group names ("a conservative estimate" is not one). A lexicon look-up, not the tagger: the tagger loses
+ * the demonym tag when the word acts as an adjective ("the French choir").
+ */
+const nrpTermSpans = (text: string): NerSpan[] => {
+  const spans: NerSpan[] = [];
+  for (const match of text.matchAll(/\b\p{Lu}\p{Ll}+(?=(?: (\p{Lu}\p{Ll}+))?)/gu)) {
+    const word = match[0];
+    const pair = match[1] === undefined ? '' : `${word} ${match[1]}`;
+    const hit = pair !== '' && nrpTerms.has(pair.toLowerCase()) ? pair : nrpTerms.has(word.toLowerCase()) || isDemonym(word) ? word : '';
+    if (hit !== '') spans.push({ type: 'NRP', start: match.index, end: match.index + hit.length });
+  }
+  return spans;
+};
+
+/** Same-type spans that overlap keep the longest ("Kwame Mensah" over "Kwame"). */
+const withoutOverlaps = (spans: readonly NerSpan[]): NerSpan[] => {
+  const kept: NerSpan[] = [];
+  for (const span of [...spans].sort((a, b) => b.end - b.start - (a.end - a.start))) {
+    if (!kept.some((other) => other.type === span.type && other.start < span.end && span.start < other.end)) kept.push(span);
+  }
+  return kept.sort((a, b) => a.start - b.start);
+};
+
+/** PERSON, LOCATION and NRP spans (UTF-16 offsets) found by compromise's English tagger plus group words. */
+export const findNamedEntities = (text: string): NerSpan[] => {
+  const doc = nlp(text);
+  const people = runsOf(doc.people().json(termJson) as JsonMatch[], nameTerm);
+  const placeRuns = runsOf(doc.places().json(termJson) as JsonMatch[], isCapitalised);
+  const spans = [
+    ...people.map((run) => toSpan('PERSON', run)),
+    ...placeRuns.map((run) => toSpan(looksLikePerson(run) ? 'PERSON' : 'LOCATION', run)),
+    ...unknownNameRuns(doc.json(termJson) as JsonMatch[]).map((run) => toSpan('PERSON', run)),
+    ...nrpTermSpans(text),
+  ];
+  return withoutOverlaps(spans.filter((span): span is NerSpan => span !== undefined));
+};
