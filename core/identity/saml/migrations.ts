@@ -1,3 +1,39 @@
 import type { Migration } from '../../store/db.ts';
 
-export const samlOidcMigrations: readonly Migration[] = [];
+/** Tables of the SAML and OIDC login flows (one list: identity/migrations.ts imports it as samlOidcMigrations). */
+export const samlOidcMigrations: readonly Migration[] = [
+  {
+    id: 'saml/001-config-requests-replay',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE saml_config (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL);
+        CREATE TABLE saml_requests (
+          id TEXT PRIMARY KEY,
+          relay_state TEXT,
+          created_at TEXT NOT NULL,
+          expires_at TEXT NOT NULL
+        );
+        CREATE TABLE saml_seen_assertions (id TEXT PRIMARY KEY, expires_at TEXT NOT NULL);
+        CREATE INDEX saml_seen_assertions_expiry ON saml_seen_assertions (expires_at);
+      `);
+    },
+  },
+  {
+    id: 'oidc/001-pending-logins',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE oidc_pending (
+          state TEXT PRIMARY KEY,
+          nonce TEXT NOT NULL,
+          code_verifier TEXT NOT NULL,
+          provider_url TEXT NOT NULL,
+          client_id TEXT NOT NULL,
+          redirect_uri TEXT NOT NULL,
+          scope TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          expires_at TEXT NOT NULL
+        );
+      `);
+    },
+  },
+];

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+
+export const signaturePolicies = ['response', 'assertion', 'either', 'both'] as const;
+export type SignaturePolicy = (typeof signaturePolicies)[number];
+
+/**
+ * The SAML validator options an admin can change (stored in SQLite, table saml_config). IdP metadata URL/XML,
+ * SP entity id and expected issuer are ordinary settings (settings-schema.ts) because the environment can set
+ * them. Every option is documented in docs/saml-validator.md.
+ */
+export const samlConfigSchema = z.object({
+  /** Extra trusted IdP signing certificates (PEM), added to those of the IdP metadata; several for rotation. */
+  idpCertsPem: z.array(z.string().min(1).max(20_000)).max(10).default([]),
+  signaturePolicy: z.enum(signaturePolicies).default('assertion'),
+  allowSha1: z.boolean().default(false),
+  clockSkewSeconds: z.number().int().min(0).max(600).default(60),
+  /** Accept IdP-initiated (unsolicited) responses, i.e. ones without InResponseTo. */
+  allowIdpInitiated: z.boolean().default(true),
+  /** How long an SP-initiated AuthnRequest id stays acceptable as InResponseTo. */
+  requestTtlSeconds: z.number().int().min(30).max(3600).default(600),
+  maxResponseBytes: z.number().int().min(4096).max(5_000_000).default(262_144),
+  maxXmlDepth: z.number().int().min(8).max(200).default(32),
+  /** Tier of the session JWT a SAML login yields. */
+  sessionTier: z.enum(['free', 'api', 'admin']).default('free'),
+  /** Public base URL of this service (e.g. https://workbench.example.org); '' = the HTTP listener's origin. */
+  spBaseUrl: z.string().url().or(z.literal('')).default(''),
+  /** SP signing certificate (PEM) published in the metadata; '' = none. */
+  spSigningCertPem: z.string().max(20_000).default(''),
+  metadataTimeoutMs: z.number().int().min(100).max(60_000).default(5000),
+  metadataMaxBytes: z.number().int().min(1024).max(10_000_000).default(1_000_000),
+  metadataCacheSeconds: z.number().int().min(0).max(86_400).default(3600),
+});
+export type SamlConfig = z.output<typeof samlConfigSchema>;
+export const samlConfigPatchSchema = samlConfigSchema.partial();
+export type SamlConfigPatch = z.input<typeof samlConfigPatchSchema>;
+
+/** The stored validator options, defaults filled in. */
+export const getSamlConfig = (app: App): SamlConfig => {
+  const row = app.db.prepare('SELECT json FROM saml_config WHERE id = 1').get() as { json: string } | undefined;
+  const parsed = samlConfigSchema.safeParse(row === undefined ? {} : JSON.parse(row.json));
+  return parsed.success ? parsed.data : samlConfigSchema.parse({});
+};
+
+/** Merges a patch into the stored options (validated) and returns the result. */
+export const setSamlConfig = (app: App, patch: SamlConfigPatch): SamlConfig => {
+  const next = samlConfigSchema.parse({ ...getSamlConfig(app), ...samlConfigPatchSchema.parse(patch) });
+  app.db
+    .prepare('INSERT INTO saml_config (id, json) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json')
+    .run(JSON.stringify(next));
+  return next;
+};
+
+/** The service's public origin: the configured base URL, else the listener's, else the default local port. */
+export const spOrigin = (app: App, config: SamlConfig, listenerOrigin?: string): string => {
+  if (config.spBaseUrl !== '') return config.spBaseUrl.replace(/\/+$/, '');
+  if (listenerOrigin !== undefined) return listenerOrigin.replace(/\/+$/, '');
+  return `http://127.0.0.1:${app.settings.get().httpPort}`;
+};

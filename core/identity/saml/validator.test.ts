@@ -1,0 +1,268 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../../app.ts';
+import { failedCheckOf } from './errors.ts';
+import { type SignaturePolicy } from './config.ts';
+import { allowedAlgorithms, ALG } from './signature.ts';
+import { createRequestId, samlTracker } from './store.ts';
+import { buildResponse, makeTestIdp, type ResponseFields, SP, signElement, type TestIdp, toBase64 } from './test/idp.ts';
+import { type SamlValidatorConfig, validateSamlResponse } from './validator.ts';
+
+const NOW = new Date('2026-03-01T12:00:00.000Z');
+let idp: TestIdp;
+let attacker: TestIdp;
+let app: App;
+
+beforeAll(() => {
+  idp = makeTestIdp('idp');
+  attacker = makeTestIdp('attacker');
+});
+afterEach(() => app?.close());
+
+type Overrides = Partial<Omit<SamlValidatorConfig, 'algorithms'>> & { allowSha1?: boolean; policy?: SignaturePolicy };
+const configFor = (overrides: Overrides = {}): SamlValidatorConfig => ({
+  trustedCerts: [idp.cert],
+  expectedIssuer: SP.issuer,
+  audience: SP.entityId,
+  acsUrl: SP.acsUrl,
+  signaturePolicy: overrides.policy ?? 'assertion',
+  algorithms: allowedAlgorithms(overrides.allowSha1 ?? false),
+  clockSkewMs: 60_000,
+  now: () => NOW,
+  allowIdpInitiated: true,
+  limits: { maxBytes: 262_144, maxDepth: 32 },
+  ...overrides,
+});
+
+const validate = (encoded: string, overrides: Overrides = {}) => {
+  app ??= createApp({ dataDir: ':memory:', now: () => NOW });
+  return validateSamlResponse(encoded, configFor(overrides), samlTracker(app));
+};
+const freshApp = () => {
+  app?.close();
+  app = createApp({ dataDir: ':memory:', now: () => NOW });
+  return app;
+};
+
+/** The check that rejected the message; fails the test when it was accepted or failed for another reason. */
+const rejection = (encoded: string, overrides: Overrides = {}): string => {
+  freshApp();
+  try {
+    validate(encoded, overrides);
+  } catch (error) {
+    const check = failedCheckOf(error);
+    if (check === undefined) throw error;
+    return check;
+  }
+  throw new Error('the response was accepted');
+};
+
+const signedAssertion = (fields: ResponseFields = {}, signer: TestIdp = idp) =>
+  signElement(buildResponse(NOW, fields), fields.assertionId ?? '_assert1', signer);
+const signedResponse = (fields: ResponseFields = {}) => signElement(buildResponse(NOW, fields), fields.responseId ?? '_resp1', idp);
+
+describe('SAML validator: accepted responses', () => {
+  it('accepts a response whose assertion is signed by a trusted certificate', () => {
+    freshApp();
+    const result = validate(toBase64(signedAssertion()));
+    expect(result).toMatchObject({ subject: 'alice@example.org', email: 'alice@example.org', sessionIndex: '_session-abc' });
+    expect(result.signedParts).toEqual(['assertion']);
+  });
+
+  it('honours each signature policy', () => {
+    const responseOnly = toBase64(signedResponse());
+    const assertionOnly = toBase64(signedAssertion());
+    const both = toBase64(signElement(signedAssertion(), '_resp1', idp));
+    expect(rejection(responseOnly, { policy: 'assertion' })).toBe('signature');
+    expect(rejection(assertionOnly, { policy: 'response' })).toBe('signature');
+    expect(rejection(assertionOnly, { policy: 'both' })).toBe('signature');
+    freshApp();
+    expect(validate(responseOnly, { policy: 'either' }).signedParts).toEqual(['response']);
+    freshApp();
+    expect(validate(responseOnly, { policy: 'response' }).subject).toBe('alice@example.org');
+    freshApp();
+    expect(validate(both, { policy: 'both' }).signedParts).toEqual(['response', 'assertion']);
+  });
+
+  it('trusts several certificates at once (rotation)', () => {
+    freshApp();
+    const result = validate(toBase64(signedAssertion({}, attacker)), { trustedCerts: [idp.cert, attacker.cert] });
+    expect(result.subject).toBe('alice@example.org');
+  });
+
+  it('consumes a pending InResponseTo exactly once', () => {
+    const local = freshApp();
+    const requestId = createRequestId(local, 600);
+    const encoded = toBase64(signedAssertion({ inResponseTo: requestId }));
+    expect(validate(encoded).inResponseTo).toBe(requestId);
+    const again = toBase64(signedAssertion({ inResponseTo: requestId, assertionId: '_assert2' }));
+    expect(() => validate(again)).toThrow(/InResponseTo/);
+  });
+
+  it('reads a NameID split by an XML comment as the whole value (comment injection)', () => {
+    freshApp();
+    const signed = signedAssertion({ nameId: 'alice@example.org.evil.test', email: null });
+    const injected = signed.replace('alice@example.org.evil.test', 'alice@example.org<!---->.evil.test');
+    expect(injected).not.toBe(signed);
+    const result = validate(toBase64(injected));
+    expect(result.subject).toBe('alice@example.org.evil.test');
+    expect(result.email).toBe('alice@example.org.evil.test');
+  });
+});
+
+describe('SAML validator: signatures and wrapping', () => {
+  it('rejects a response with no signature', () => {
+    expect(rejection(toBase64(buildResponse(NOW)), { policy: 'either' })).toBe('signature');
+  });
+
+  it('rejects content altered after signing', () => {
+    const tampered = signedAssertion().replace('alice@example.org</saml:NameID>', 'mallory@example.org</saml:NameID>');
+    expect(rejection(toBase64(tampered))).toBe('signature');
+  });
+
+  it('rejects a signature made by an untrusted key, even with its certificate in KeyInfo', () => {
+    const forged = signedAssertion({}, attacker);
+    expect(forged).toContain('X509Certificate');
+    expect(rejection(toBase64(forged))).toBe('certificate');
+  });
+
+  it('rejects a signed assertion moved into Extensions with a forged one in its place', () => {
+    const original = signedAssertion();
+    const signedPart = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(original)?.[0] ?? '';
+    const evil = buildResponse(NOW, {
+      assertionId: '_evil',
+      nameId: 'admin@example.org',
+      responseExtra: `<samlp:Extensions>${signedPart}</samlp:Extensions>`,
+    });
+    expect(rejection(toBase64(evil))).toBe('structure');
+  });
+
+  it('rejects a duplicated assertion (a forged copy beside the signed one)', () => {
+    const original = signedAssertion();
+    const forged = /<saml:Assertion[\s\S]*<\/saml:Assertion>/
+      .exec(buildResponse(NOW, { assertionId: '_evil', nameId: 'admin@example.org' }))?.[0] ?? '';
+    const doubled = original.replace('</samlp:Response>', `${forged}</samlp:Response>`);
+    expect(rejection(toBase64(doubled))).toBe('structure');
+  });
+
+  it('rejects a forged assertion that reuses the signed assertion id', () => {
+    const original = signedAssertion();
+    const forged = /<saml:Assertion[\s\S]*<\/saml:Assertion>/
+      .exec(buildResponse(NOW, { nameId: 'admin@example.org' }))?.[0] ?? '';
+    const doubled = original.replace('<samlp:Status>', `<samlp:Extensions>${forged}</samlp:Extensions><samlp:Status>`);
+    expect(rejection(toBase64(doubled))).toBe('structure');
+  });
+
+  it('rejects a signed assertion hidden in the Advice of a forged assertion', () => {
+    const original = signedAssertion();
+    const signedPart = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(original)?.[0] ?? '';
+    const forged = buildResponse(NOW, { assertionId: '_evil', nameId: 'admin@example.org' }).replace(
+      '<saml:AuthnStatement',
+      `<saml:Advice>${signedPart}</saml:Advice><saml:AuthnStatement`,
+    );
+    expect(rejection(toBase64(forged))).toBe('structure');
+  });
+
+  it('rejects a response signature whose reference points at another element', () => {
+    const xml = signElement(buildResponse(NOW), '_resp1', idp, { referenceId: '_assert1' });
+    expect(rejection(toBase64(xml), { policy: 'response' })).toBe('signature');
+  });
+
+  it('rejects a signed response wrapped inside a forged response', () => {
+    const inner = signedResponse();
+    const wrapper = buildResponse(NOW, {
+      responseId: '_evilresp',
+      assertionId: '_evil',
+      responseExtra: `<samlp:Extensions>${inner}</samlp:Extensions>`,
+    });
+    expect(rejection(toBase64(wrapper), { policy: 'response' })).toBe('structure');
+  });
+
+  it('rejects SHA-1 unless explicitly allowed', () => {
+    const sha1 = signElement(buildResponse(NOW), '_assert1', idp, { signatureAlgorithm: ALG.rsaSha1, digestAlgorithm: ALG.sha1 });
+    expect(rejection(toBase64(sha1))).toBe('algorithm');
+    freshApp();
+    expect(validate(toBase64(sha1), { allowSha1: true }).subject).toBe('alice@example.org');
+  });
+});
+
+describe('SAML validator: conditions', () => {
+  const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000).toISOString();
+  it.each([
+    ['expired Conditions', { notOnOrAfter: minutes(-5) }, 'time'],
+    ['not yet valid Conditions', { notBefore: minutes(5) }, 'time'],
+    ['expired SubjectConfirmationData', { confirmationNotOnOrAfter: minutes(-5) }, 'time'],
+    ['wrong audience', { audience: 'https://other-sp.example.test' }, 'audience'],
+    ['wrong recipient', { recipient: 'https://evil.example.test/acs' }, 'recipient'],
+    ['wrong destination', { destination: 'https://evil.example.test/acs' }, 'destination'],
+    ['unknown InResponseTo', { inResponseTo: '_never-issued' }, 'in_response_to'],
+    ['wrong issuer', { issuer: 'https://evil-idp.example.test' }, 'issuer'],
+    ['failed status', { statusCode: 'urn:oasis:names:tc:SAML:2.0:status:Requester' }, 'status'],
+  ] as const)('rejects %s', (_name, fields, check) => {
+    expect(rejection(toBase64(signedAssertion(fields)))).toBe(check);
+  });
+
+  it('accepts timestamps within the allowed clock skew', () => {
+    freshApp();
+    expect(validate(toBase64(signedAssertion({ notBefore: minutes(0.5) }))).subject).toBe('alice@example.org');
+  });
+
+  it('rejects unsolicited responses when IdP-initiated login is disabled', () => {
+    expect(rejection(toBase64(signedAssertion()), { allowIdpInitiated: false })).toBe('in_response_to');
+  });
+
+  it('rejects a replayed assertion (ids kept in SQLite until they expire)', () => {
+    freshApp();
+    const encoded = toBase64(signedAssertion());
+    validate(encoded);
+    expect(() => validate(encoded)).toThrow(/already used/);
+    const stored = app.db.prepare('SELECT id, expires_at FROM saml_seen_assertions').all();
+    expect(stored).toEqual([{ id: '_assert1', expires_at: new Date(NOW.getTime() + 6 * 60_000).toISOString() }]);
+  });
+});
+
+describe('SAML validator: hostile input', () => {
+  it('rejects base64 garbage', () => {
+    expect(rejection('this is %%% not base64!!')).toBe('encoding');
+    expect(rejection('')).toBe('encoding');
+  });
+
+  it('rejects bytes that decode to non-XML', () => {
+    expect(rejection(Buffer.from('hello world').toString('base64'))).toBe('xml');
+  });
+
+  it('rejects several root elements', () => {
+    expect(rejection(toBase64(`${signedAssertion()}<samlp:Response/>`))).toBe('xml');
+  });
+
+  it('rejects a DTD (XXE / entity expansion)', () => {
+    const xxe = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]>${signedAssertion().replace('alice@example.org</saml:NameID>', '&x;</saml:NameID>')}`;
+    expect(rejection(toBase64(xxe))).toBe('xml');
+  });
+
+  it('rejects a huge document before parsing it', () => {
+    const huge = toBase64(`<samlp:Response>${'x'.repeat(400_000)}</samlp:Response>`);
+    expect(rejection(huge)).toBe('size');
+  });
+
+  it('rejects deeply nested XML quickly', () => {
+    const depth = 5000;
+    const deep = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}</samlp:Response>`;
+    const started = Date.now();
+    expect(rejection(toBase64(deep))).toBe('xml');
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('rejects wrong encodings: UTF-16, a non-UTF-8 declaration, invalid UTF-8 bytes', () => {
+    const xml = signedAssertion();
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]).toString('base64');
+    expect(rejection(utf16)).toBe('encoding');
+    expect(rejection(toBase64(`<?xml version="1.0" encoding="ISO-8859-1"?>${xml}`))).toBe('encoding');
+    const invalid = Buffer.concat([Buffer.from(xml.slice(0, 50)), Buffer.from([0xc3, 0x28]), Buffer.from(xml.slice(50))]);
+    expect(rejection(invalid.toString('base64'))).toBe('encoding');
+  });
+
+  it('refuses to validate without trusted certificates or an expected issuer', () => {
+    expect(rejection(toBase64(signedAssertion()), { trustedCerts: [] })).toBe('config');
+    expect(rejection(toBase64(signedAssertion()), { expectedIssuer: '' })).toBe('config');
+  });
+});
