@@ -4,31 +4,61 @@ import { z } from 'zod';
  * Every user-editable setting, its default, and the environment variable that overrides it. Secrets are not
  * here: they live in the SecretStore and are write-only from the renderer's side.
  */
-export const settingsSchema = z.object({
-  chatEndpoint: z.string().url().or(z.literal('')).default(''),
-  chatModel: z.string().max(200).default(''),
-  chatPiiFilter: z.enum(['off', 'redact', 'block']).default('off'),
-  piiAction: z.enum(['redact', 'block', 'flag']).default('redact'),
-  piiScoreThreshold: z.number().min(0).max(1).default(0),
-  presidioUrl: z.string().url().or(z.literal('')).default(''),
-  presidioMerge: z.boolean().default(false),
-  httpEnabled: z.boolean().default(true),
-  httpPort: z.number().int().min(0).max(65535).default(8765),
-  bundleOutputDir: z.string().default(''),
-  tsaUrl: z.string().url().or(z.literal('')).default(''),
-  byosProvider: z.string().default(''),
-  scimBaseUrl: z.string().url().or(z.literal('')).default(''),
-  samlIdpMetadataUrl: z.string().url().or(z.literal('')).default(''),
-  samlIdpMetadataXml: z.string().max(1_000_000).default(''),
-  samlSpEntityId: z.string().default(''),
-  samlIdpIssuer: z.string().default(''),
-  oidcProviderUrl: z.string().url().or(z.literal('')).default(''),
-  oidcClientId: z.string().default(''),
-  oidcRedirectUri: z.string().url().or(z.literal('')).default(''),
-  requireSso: z.enum(['off', 'saml', 'oidc']).default('off'),
-});
+const settingFields = {
+  chatEndpoint: z.string().url().or(z.literal('')),
+  chatModel: z.string().max(200),
+  chatPiiFilter: z.enum(['off', 'redact', 'block']),
+  piiAction: z.enum(['redact', 'block', 'flag']),
+  piiScoreThreshold: z.number().min(0).max(1),
+  presidioUrl: z.string().url().or(z.literal('')),
+  presidioMerge: z.boolean(),
+  httpEnabled: z.boolean(),
+  httpPort: z.number().int().min(0).max(65535),
+  bundleOutputDir: z.string(),
+  tsaUrl: z.string().url().or(z.literal('')),
+  byosProvider: z.string(),
+  scimBaseUrl: z.string().url().or(z.literal('')),
+  samlIdpMetadataUrl: z.string().url().or(z.literal('')),
+  samlIdpMetadataXml: z.string().max(1_000_000),
+  samlSpEntityId: z.string(),
+  samlIdpIssuer: z.string(),
+  oidcProviderUrl: z.string().url().or(z.literal('')),
+  oidcClientId: z.string(),
+  oidcRedirectUri: z.string().url().or(z.literal('')),
+  requireSso: z.enum(['off', 'saml', 'oidc']),
+};
+
+/** The complete settings object; every field present. */
+export const settingsSchema = z.object(settingFields);
+/** A change to some settings: unknown keys are an error, absent keys stay as they are. */
+export const settingsPatchSchema = z.object(settingFields).partial().strict();
+
 export type Settings = z.output<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
+
+export const settingDefaults: Settings = {
+  chatEndpoint: '',
+  chatModel: '',
+  chatPiiFilter: 'off',
+  piiAction: 'redact',
+  piiScoreThreshold: 0,
+  presidioUrl: '',
+  presidioMerge: false,
+  httpEnabled: true,
+  httpPort: 8765,
+  bundleOutputDir: '',
+  tsaUrl: '',
+  byosProvider: '',
+  scimBaseUrl: '',
+  samlIdpMetadataUrl: '',
+  samlIdpMetadataXml: '',
+  samlSpEntityId: '',
+  samlIdpIssuer: '',
+  oidcProviderUrl: '',
+  oidcClientId: '',
+  oidcRedirectUri: '',
+  requireSso: 'off',
+};
 
 /** Environment variables that override a setting (spec section 5 plus ours). */
 export const settingsEnv: Readonly<Partial<Record<SettingKey, string>>> = {
@@ -54,10 +84,11 @@ export const settingsEnv: Readonly<Partial<Record<SettingKey, string>>> = {
 };
 
 /** Secrets: stored encrypted at rest, never returned to any caller, only reported as set or unset. */
-export const secretNames = ['signingKey', 'chatApiKey', 'oidcClientSecret'] as const;
+export const secretNames = ['signingKey', 'chatApiKey', 'oidcClientSecret', 'sessionKey'] as const;
 export type SecretName = (typeof secretNames)[number];
 export const secretsEnv: Readonly<Record<SecretName, string>> = {
   signingKey: 'SVC_SIGNING_KEY',
   chatApiKey: 'PROVIDER_API_KEY',
   oidcClientSecret: 'SVC_OIDC_CLIENT_SECRET',
+  sessionKey: 'SVC_SESSION_KEY',
 };

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Db } from '../store/db.ts';
 import type { SecretStore } from './secret-store.ts';
 import {
@@ -6,10 +7,14 @@ import {
   type Settings,
   secretNames,
   secretsEnv,
+  settingDefaults,
   settingsEnv,
+  settingsPatchSchema,
   settingsSchema,
 } from './settings-schema.ts';
 import { AppError } from '../errors.ts';
+
+export type SettingsPatch = z.input<typeof settingsPatchSchema>;
 
 export type SettingsView = {
   readonly values: Settings;
@@ -22,15 +27,13 @@ export type SettingsView = {
 export type SettingsService = {
   get(): Settings;
   view(): SettingsView;
-  update(patch: Partial<Settings>): SettingsView;
+  update(patch: SettingsPatch): SettingsView;
   secret(name: SecretName): string | undefined;
   setSecret(name: SecretName, value: string | null): void;
 };
 
 const coerceEnv = (key: SettingKey, raw: string): unknown => {
-  const shape = settingsSchema.shape[key];
-  const probe = shape.safeParse(undefined);
-  const sample = probe.success ? probe.data : undefined;
+  const sample = settingDefaults[key];
   if (typeof sample === 'boolean') return raw === 'true' || raw === '1';
   if (typeof sample === 'number') return Number(raw);
   return raw;
@@ -57,7 +60,7 @@ export const createSettingsService = (db: Db, secrets: SecretStore, env: NodeJS.
     return out;
   };
   const get = (): Settings => {
-    const merged = { ...stored(), ...envOverrides() };
+    const merged = { ...settingDefaults, ...stored(), ...envOverrides() };
     const parsed = settingsSchema.safeParse(merged);
     if (parsed.success) return parsed.data;
     const bad = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
@@ -82,7 +85,7 @@ export const createSettingsService = (db: Db, secrets: SecretStore, env: NodeJS.
     view,
     secret,
     update: (patch) => {
-      const next = settingsSchema.parse({ ...stored(), ...patch });
+      const next = settingsSchema.parse({ ...settingDefaults, ...stored(), ...settingsPatchSchema.parse(patch) });
       const upsert = db.prepare(
         'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
       );

@@ -2,6 +2,7 @@ import { auditMigrations } from '../audit/migrations.ts';
 import { cecMigrations } from '../cec/migrations.ts';
 import { dpaMigrations } from '../cec/dpa/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
+import { piiMigrations } from '../pii/migrations.ts';
 import { foundationMigrations } from './foundation-migrations.ts';
 import type { Migration } from './db.ts';
 
@@ -12,4 +13,5 @@ export const allMigrations: readonly Migration[] = [
   ...cecMigrations,
   ...dpaMigrations,
   ...identityMigrations,
+  ...piiMigrations,
 ];

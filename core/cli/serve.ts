@@ -1,0 +1,46 @@
+import { createApp } from '../app.ts';
+import { defaultDataDir } from '../config/data-dir.ts';
+import { createLoginToken } from '../http/web-login.ts';
+import { startListener } from '../http/listen.ts';
+import { createLogger } from '../log.ts';
+import { parseOptions } from './args.ts';
+import type { CliCommand } from './command.ts';
+
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  usage: 'svc serve [--host H] [--port N] [--data-dir DIR]',
+  summary: 'Run the headless API and web workbench (loopback by default)',
+  run: async (argv) => {
+    const { values } = parseOptions(argv, {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+    });
+    const dataDir = values['data-dir'] ?? defaultDataDir();
+    const log = createLogger({ name: 'svc' });
+    const app = createApp({ dataDir, log });
+    const port = Number(values.port ?? app.settings.get().httpPort);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      process.stderr.write(`Invalid --port ${values.port}\n`);
+      return 2;
+    }
+    const host = values.host ?? process.env.SVC_HTTP_HOST ?? '127.0.0.1';
+    const extraHosts = (process.env.SVC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+    const listener = await startListener(app, { host, port, extraHosts });
+    if (!app.settings.secret('signingKey')) {
+      log.warn('SVC_SIGNING_KEY is not set: bundle manifests are signed with a per-install key (see README)');
+    }
+    // The login link is a credential: it goes to the terminal only, never to the log.
+    process.stdout.write(
+      `Compliance Workbench listening on ${listener.url} (data: ${dataDir})\nOpen this one-time login link (valid 10 minutes):\n  ${listener.url}/login?token=${createLoginToken(app)}\n`,
+    );
+    await new Promise<void>((resolve) => {
+      const stop = (): void => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await listener.close();
+    app.close();
+    return 0;
+  },
+};

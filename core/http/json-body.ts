@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.ts';
+
+/** Deeper JSON than this is refused before parsing: no legitimate request nests so deep, and parsers recurse. */
+export const maxJsonDepth = 64;
+
+/** Counts nesting outside strings in one linear pass; returns false as soon as the limit is passed. */
+export const jsonDepthWithin = (text: string, limit: number): boolean => {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return false;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return true;
+};
+
+/**
+ * JSON bodies: an empty body is "no input" (so a missing field is reported as missing, not as bad JSON);
+ * malformed or too deeply nested JSON is a 400 with a clear message; `__proto__` keys are dropped by the reviver.
+ */
+export const registerJsonParser = (fastify: FastifyInstance): void => {
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    if (!jsonDepthWithin(text, maxJsonDepth)) {
+      return done(new AppError('VALIDATION', `JSON nested deeper than ${maxJsonDepth} levels`), undefined);
+    }
+    try {
+      done(
+        null,
+        JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)),
+      );
+    } catch {
+      done(new AppError('VALIDATION', 'Malformed JSON body'), undefined);
+    }
+  });
+};

@@ -1,0 +1,21 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/** Where `npm run build:renderer` writes the web workbench. */
+export const defaultRendererDir = fileURLToPath(new URL('../../renderer/dist', import.meta.url));
+
+const apiPrefixes = ['/api/', '/v1/', '/scim/', '/saml/', '/oidc/', '/auth/'];
+
+/** Serves the built renderer at `/`, with index.html for client-side routes. */
+export const registerStaticFiles = async (fastify: FastifyInstance, rendererDir: string): Promise<void> => {
+  const built = existsSync(`${rendererDir}/index.html`);
+  if (built) await fastify.register(fastifyStatic, { root: rendererDir, index: ['index.html'], wildcard: false, maxAge: 0 });
+  fastify.setNotFoundHandler((request, reply) => {
+    const isPage = request.method === 'GET' && !apiPrefixes.some((prefix) => request.url.startsWith(prefix));
+    if (isPage && built) return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    if (isPage) return reply.code(404).type('text/plain').send('The web workbench is not built: run `npm run build:renderer`.');
+    return reply.code(404).send({ error: 'Not found' });
+  });
+};

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { type App, createApp } from '../app.ts';
+import { createApiKey, type KeyTier } from '../identity/api-keys/service.ts';
+import { buildServer } from './server.ts';
+
+export type TestServer = {
+  readonly app: App;
+  readonly server: FastifyInstance;
+  /** An admin API key, as `Authorization: Bearer <adminKey>`. */
+  readonly adminKey: string;
+  /** Creates another key, e.g. `keyFor('free')` or `keyFor('api', ['scim'])`. */
+  keyFor(tier: KeyTier, scopes?: readonly 'scim'[]): string;
+  /** Headers with a bearer key (admin by default). */
+  auth(key?: string): { authorization: string };
+  close(): Promise<void>;
+};
+
+/**
+ * An in-memory app and a server for `server.inject()`. The origin is `http://localhost:80`, which is the
+ * authority inject() sends by default, so Host checks pass without extra headers.
+ */
+export const createTestServer = async (
+  options: { env?: NodeJS.ProcessEnv; now?: () => Date; dataDir?: string; app?: App } = {},
+): Promise<TestServer> => {
+  const app =
+    options.app ??
+    createApp({ dataDir: options.dataDir ?? ':memory:', env: options.env ?? {}, ...(options.now ? { now: options.now } : {}) });
+  const server = await buildServer({ app, origin: () => 'http://localhost:80' });
+  await server.ready();
+  const keyFor = (tier: KeyTier, scopes: readonly 'scim'[] = []): string =>
+    createApiKey(app, { tier, scopes: [...scopes], name: `test ${tier}` }).secret;
+  const adminKey = keyFor('admin');
+  return {
+    app,
+    server,
+    adminKey,
+    keyFor,
+    auth: (key = adminKey) => ({ authorization: `Bearer ${key}` }),
+    close: async () => {
+      await server.close();
+      if (options.app === undefined) app.close();
+    },
+  };
+};

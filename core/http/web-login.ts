@@ -1,0 +1,109 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { type App, service } from '../app.ts';
+import { issueSessionJwt, type SessionClaims, webSessionSeconds } from '../identity/api-keys/jwt.ts';
+import { validateApiKey } from '../identity/api-keys/service.ts';
+import type { Actor } from '../ops/define.ts';
+import { clearedSessionCookie, sessionCookie } from './cookies.ts';
+
+const loginTokenTtlMs = 10 * 60 * 1000;
+
+type LoginTokens = Map<string, number>;
+const loginTokens = (app: App): LoginTokens => service(app, 'http.loginTokens', () => new Map<string, number>());
+const digest = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/**
+ * A one-time login link for `svc serve`: printed on the console (never logged), valid for 10 minutes and for
+ * one use. This is also the break-glass path: it never depends on SSO configuration.
+ */
+export const createLoginToken = (app: App): string => {
+  const token = randomBytes(32).toString('base64url');
+  loginTokens(app).set(digest(token), app.now().getTime() + loginTokenTtlMs);
+  return token;
+};
+
+const consumeLoginToken = (app: App, token: string): boolean => {
+  const tokens = loginTokens(app);
+  const presented = Buffer.from(digest(token), 'hex');
+  const now = app.now().getTime();
+  for (const [stored, expires] of tokens) {
+    if (expires <= now) tokens.delete(stored);
+    else if (timingSafeEqual(Buffer.from(stored, 'hex'), presented)) {
+      tokens.delete(stored);
+      return true;
+    }
+  }
+  return false;
+};
+
+export type StartWebSession = (reply: FastifyReply, claims: Omit<SessionClaims, 'amr'> & { amr: SessionClaims['amr'] }) => Promise<void>;
+
+export const webSessionStarter =
+  (app: App, secure: boolean): StartWebSession =>
+  async (reply, claims) => {
+    const { token } = await issueSessionJwt(app, claims, webSessionSeconds);
+    reply.header('Set-Cookie', sessionCookie(token, webSessionSeconds, secure));
+  };
+
+const page = (title: string, body: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+
+/**
+ * Browser login for the web workbench: the one-time link, an admin API key form (break-glass), the session
+ * probe the renderer calls at start, and logout.
+ */
+export const registerWebLogin = (
+  fastify: FastifyInstance,
+  app: App,
+  actorOf: (request: FastifyRequest) => Actor,
+  startWebSession: StartWebSession,
+  secure: boolean,
+): void => {
+  fastify.get<{ Querystring: { token?: string } }>('/login', async (request, reply) => {
+    const token = request.query.token;
+    if (typeof token === 'string' && token.length <= 200 && consumeLoginToken(app, token)) {
+      await startWebSession(reply, { sub: 'local-admin', tier: 'admin', amr: 'local' });
+      return reply.redirect('/', 303);
+    }
+    return reply
+      .code(401)
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          'Login link expired or already used',
+          '<p>Open the workbench and sign in with an admin API key (<code>svc keys create --tier admin</code>), or restart <code>svc serve</code> for a new link.</p><p><a href="/">Open the workbench</a></p>',
+        ),
+      );
+  });
+
+  fastify.post('/auth/login', async (request, reply) => {
+    const parsed = z.object({ api_key: z.string().max(200) }).safeParse(request.body);
+    const key = parsed.success ? validateApiKey(app, parsed.data.api_key) : null;
+    if (key === null) {
+      return reply.code(401).send({ ok: false, error: { code: 'UNAUTHENTICATED', message: 'Invalid, revoked or expired API key' } });
+    }
+    await startWebSession(reply, { sub: key.owner_user_id ?? key.id, tier: key.tier, scopes: key.scopes, sid: key.id, amr: 'apikey' });
+    return reply.send({ ok: true, value: { tier: key.tier } });
+  });
+
+  fastify.post('/auth/logout', async (_request, reply) => {
+    reply.header('Set-Cookie', clearedSessionCookie(secure));
+    return reply.send({ ok: true, value: null });
+  });
+
+  fastify.get('/auth/session', async (request) => {
+    const actor = actorOf(request);
+    const settings = app.settings.get();
+    return {
+      authenticated: actor.kind !== 'anonymous',
+      subject: actor.subject ?? actor.id,
+      tier: actor.tier,
+      sso: {
+        required: settings.requireSso,
+        saml: settings.samlIdpMetadataUrl !== '' || settings.samlIdpMetadataXml !== '',
+        oidc: settings.oidcProviderUrl !== '' && settings.oidcClientId !== '',
+      },
+    };
+  });
+};

@@ -1,0 +1,8 @@
+import { Page } from '../components/Page.tsx';
+
+/** Placeholder until this screen's issue lands; replaced by the owning domain. */
+export const UsersScreen = () => (
+  <Page title="Users & Groups">
+    <p className="muted">This screen arrives with its feature.</p>
+  </Page>
+);

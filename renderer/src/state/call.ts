@@ -1,0 +1,20 @@
+import { type OpInput, type OpName, type OpOutput, transport } from '../transport/index.ts';
+import type { CallOptions } from '../transport/transport.ts';
+
+/** An op's failure, carried to the screen as one readable message with its code. */
+export class OpFailure extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Calls an op and returns its value, or throws OpFailure; stores use it inside their actions. */
+export const callOp = async <N extends OpName>(name: N, input: OpInput<N>, options?: CallOptions): Promise<OpOutput<N>> => {
+  const result = await transport.call(name, input, options);
+  if (!result.ok) throw new OpFailure(result.error.code, result.error.message);
+  return result.value;
+};
+
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
