@@ -1,16 +1,7 @@
-/**
- * Types of the clause mapping. The schema keys mirror core/audit/types.ts (contract A); they are restated here
- * only as a type-compatible union so the mapping can be authored and tested independently of the store.
- */
-export const evidenceKeys = [
-  'score_records',
-  'bias_reports',
-  'prri_records',
-  'drift_events',
-  'pii_detections',
-  'gate_evaluations',
-] as const;
-export type EvidenceKey = (typeof evidenceKeys)[number];
+import type { SchemaKey } from '../../audit/types.ts';
+
+/** The evidence schema keys of the store (contract A), named from the mapping's point of view. */
+export type EvidenceKey = SchemaKey;
 export type EvidenceCounts = Readonly<Record<EvidenceKey, number>>;
 
 export const frameworkIds = ['eu_ai_act', 'iso_42001', 'nist_ai_rmf', 'iso27001', 'soc2'] as const;
