@@ -1,3 +1,45 @@
 import type { Migration } from '../../store/db.ts';
 
-export const scimMigrations: readonly Migration[] = [];
+/**
+ * SCIM users and groups. A resource's writable attributes are one JSON document; the attributes that queries and
+ * constraints need are columns. `user_name_key` is the userName folded to lower case (Unicode-aware, in JS), so
+ * the UNIQUE index makes userName unique case-insensitively (RFC 7643 4.1.1: caseExact false) and serves
+ * `userName eq "..."` look-ups.
+ */
+export const scimMigrations: readonly Migration[] = [
+  {
+    id: 'scim/001-users-groups',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE scim_users (
+          id TEXT PRIMARY KEY,
+          user_name TEXT NOT NULL,
+          user_name_key TEXT NOT NULL,
+          external_id TEXT,
+          active INTEGER NOT NULL,
+          resource TEXT NOT NULL,
+          version INTEGER NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX scim_users_user_name_key ON scim_users (user_name_key);
+        CREATE INDEX scim_users_external_id ON scim_users (external_id);
+        CREATE TABLE scim_groups (
+          id TEXT PRIMARY KEY,
+          display_name TEXT NOT NULL,
+          external_id TEXT,
+          resource TEXT NOT NULL,
+          version INTEGER NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE INDEX scim_groups_external_id ON scim_groups (external_id);
+        CREATE TABLE scim_group_members (
+          group_id TEXT NOT NULL REFERENCES scim_groups (id) ON DELETE CASCADE,
+          user_id TEXT NOT NULL REFERENCES scim_users (id) ON DELETE CASCADE,
+          PRIMARY KEY (group_id, user_id)
+        );
+        CREATE INDEX scim_group_members_user ON scim_group_members (user_id);
+      `),
+  },
+];

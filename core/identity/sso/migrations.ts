@@ -1,3 +1,26 @@
 import type { Migration } from '../../store/db.ts';
 
-export const ssoMigrations: readonly Migration[] = [];
+/** Delegated SSO sessions: an IdP session bound to a workbench session (spec 2.5 SSOSession). */
+export const ssoMigrations: readonly Migration[] = [
+  {
+    id: 'sso/001-sessions',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE sso_sessions (
+          session_id TEXT PRIMARY KEY,
+          idp_session_id TEXT NOT NULL,
+          subject TEXT NOT NULL,
+          email TEXT NOT NULL,
+          project_id TEXT NOT NULL,
+          user_id TEXT,
+          created_at TEXT NOT NULL,
+          expires_at TEXT NOT NULL,
+          revoked INTEGER NOT NULL DEFAULT 0,
+          revoked_at TEXT
+        );
+        CREATE INDEX sso_sessions_idp ON sso_sessions (idp_session_id);
+        CREATE INDEX sso_sessions_user ON sso_sessions (user_id);
+        CREATE INDEX sso_sessions_expires ON sso_sessions (expires_at);
+      `),
+  },
+];
