@@ -1,5 +1,4 @@
 import type { Finding, Recognizer } from '../types.ts';
-import { utf16ToCodePoints } from './code-points.ts';
 import { findNamedEntities } from './compromise-ner.ts';
 
 /** Presidio's SpacyRecognizer gives every NER entity the same fixed score. */
@@ -8,20 +7,19 @@ export const nerEntities = ['PERSON', 'LOCATION', 'NRP'] as const;
 
 /**
  * English named-entity recognizer (PERSON, LOCATION, NRP) without Python: compromise's tagger in-process.
- * Offsets are Unicode code points, like every other finding.
+ * Like every recognizer it reports UTF-16 offsets; the engine converts findings to code points once.
  */
 export const nerRecognizer: Recognizer = {
   name: 'CompromiseNerRecognizer',
   supportedEntities: nerEntities,
   supportedLanguages: ['en'],
   context: [],
-  analyze: ({ text }) => {
-    const toCodePoint = utf16ToCodePoints(text);
-    return findNamedEntities(text).map(
+  analyze: ({ text }) =>
+    findNamedEntities(text).map(
       (span): Finding => ({
         type: span.type,
-        start: toCodePoint(span.start),
-        end: toCodePoint(span.end),
+        start: span.start,
+        end: span.end,
         score: nerScore,
         explanation: {
           recognizer: 'CompromiseNerRecognizer',
@@ -30,6 +28,5 @@ export const nerRecognizer: Recognizer = {
           textualExplanation: `Identified as ${span.type} by compromise's English tagger`,
         },
       }),
-    );
-  },
+    ),
 };

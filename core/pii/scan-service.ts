@@ -1,0 +1,161 @@
+import type { App } from '../app.ts';
+import { appendEvidence } from '../audit/store.ts';
+import { AppError } from '../errors.ts';
+import { defaultPiiEngine } from './default-engine.ts';
+import { compareFindings, removeDuplicates } from './dedupe.ts';
+import { PresidioUnavailableError, presidioAnalyze } from './presidio/client.ts';
+import { redact } from './redact.ts';
+import { markPresidio, recordScanTime } from './status.ts';
+import type { EngineScanOptions, Finding, PiiEngine, ScanResult } from './types.ts';
+
+/** What the pipeline does with PII: replace it, refuse the request (422), or report it and pass the text through. */
+export type PiiAction = 'redact' | 'block' | 'flag';
+
+export type ScanRequest = EngineScanOptions & {
+  readonly text: string;
+  readonly language: string;
+  /** Evidence chain the scan is recorded in. */
+  readonly projectId: string;
+  /** Who scanned, recorded in the evidence (`pii.scan`, `chat.filter`, `cli.scan`). */
+  readonly source: string;
+  /** Overrides settings.piiAction for this call. */
+  readonly action?: PiiAction;
+};
+
+export type ScanOutcome = {
+  readonly result: ScanResult;
+  readonly action: PiiAction;
+  readonly engine: 'builtin' | 'presidio' | 'merged';
+};
+
+/** Text beyond this many UTF-8 bytes is refused (spec 8: at most 1 MiB), whatever transport brought it. */
+export const maxTextBytes = 1024 * 1024;
+
+/** An engine failure becomes `scan_error: <detail>` (500); client mistakes (AppError) pass through unchanged. */
+const scanError = (error: unknown): AppError => {
+  if (error instanceof AppError) return error;
+  const detail = error instanceof Error ? error.message.split('\n')[0]?.slice(0, 200) || error.name : 'unknown failure';
+  return new AppError('INTERNAL', `scan_error: ${detail}`, { cause: error });
+};
+
+const engineOf = (app: App): PiiEngine => {
+  try {
+    return defaultPiiEngine(app);
+  } catch (error) {
+    throw scanError(error);
+  }
+};
+
+const presidioFindings = async (url: string, request: ScanRequest): Promise<Finding[]> =>
+  presidioAnalyze(url, {
+    text: request.text,
+    language: request.language,
+    ...(request.entities ? { entities: request.entities } : {}),
+    ...(request.scoreThreshold !== undefined ? { score_threshold: request.scoreThreshold } : {}),
+    return_decision_process: request.returnExplanation === true,
+    ...(request.allowList ? { allow_list: request.allowList, allow_list_match: request.allowListMatch ?? 'exact' } : {}),
+    ...(request.context ? { context: request.context } : {}),
+    ...(request.adHocRecognizers ? { ad_hoc_recognizers: request.adHocRecognizers } : {}),
+  });
+
+const withoutExplanation = (finding: Finding): Finding => ({
+  type: finding.type,
+  start: finding.start,
+  end: finding.end,
+  score: finding.score,
+});
+
+/** Built-in findings, or Presidio's (merged with ours when configured) when a Presidio URL is set and it answers. */
+const findEntities = async (app: App, engine: PiiEngine, request: ScanRequest): Promise<Omit<ScanOutcome, 'action'>> => {
+  const builtIn = (): ScanResult => {
+    try {
+      return engine.scan(request.text, request);
+    } catch (error) {
+      throw scanError(error);
+    }
+  };
+  const { presidioUrl, presidioMerge } = app.settings.get();
+  if (presidioUrl === '') return { result: builtIn(), engine: 'builtin' };
+  let remote: Finding[];
+  try {
+    remote = await presidioFindings(presidioUrl, request);
+    markPresidio(app, true);
+  } catch (error) {
+    if (!(error instanceof PresidioUnavailableError)) throw scanError(error);
+    markPresidio(app, false);
+    app.log.warn({ reason: error.message }, 'presidio unavailable; scanning with the built-in engine');
+    return { result: builtIn(), engine: 'builtin' };
+  }
+  const found = presidioMerge ? removeDuplicates([...builtIn().entities, ...remote]) : remote;
+  const entities = found
+    .map((f) => (request.returnExplanation ? f : withoutExplanation(f)))
+    .sort(compareFindings);
+  return {
+    result: { detected: entities.length > 0, entities, redacted_text: redact(request.text, entities) },
+    engine: presidioMerge ? 'merged' : 'presidio',
+  };
+};
+
+const summarise = (entities: readonly Finding[]) => {
+  const counts: Record<string, number> = {};
+  const scores: Record<string, { min: number; max: number; mean: number }> = {};
+  for (const f of entities) counts[f.type] = (counts[f.type] ?? 0) + 1;
+  for (const type of Object.keys(counts)) {
+    const values = entities.filter((f) => f.type === type).map((f) => f.score);
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    scores[type] = { min: Math.min(...values), max: Math.max(...values), mean: Math.min(1, Math.max(0, mean)) };
+  }
+  return { counts, scores };
+};
+
+/**
+ * Appends the scan's `pii_detections` evidence record and stores last_scan_at, in one transaction. The payload
+ * holds entity types, counts, scores, text length, action, engine and language: never the text or a matched value.
+ */
+const recordScan = (app: App, request: ScanRequest, outcome: ScanOutcome): void => {
+  const { counts, scores } = summarise(outcome.result.entities);
+  const at = app.now().toISOString();
+  app.db.transaction(() => {
+    appendEvidence(app, [
+      {
+        project_id: request.projectId,
+        schema_key: 'pii_detections',
+        timestamp: at,
+        payload: {
+          source: request.source,
+          language: request.language,
+          entity_counts: counts,
+          total_findings: outcome.result.entities.length,
+          scores,
+          text_length: [...request.text].length,
+          redacted: outcome.action === 'redact' && outcome.result.detected,
+          labels: { action: outcome.action, engine: outcome.engine },
+        },
+      },
+    ]);
+    recordScanTime(app, at);
+  })();
+};
+
+/**
+ * The PII pipeline behind `pii.scan`, the chat filter and `svc scan`: validate, find entities (built-in engine,
+ * or Presidio when configured, falling back when it is down), apply the action, record evidence.
+ * `block` with findings throws AppError UNPROCESSABLE `PII_DETECTED` (after recording the evidence);
+ * `flag` returns the findings with the text unchanged in `redacted_text`.
+ */
+export const scanText = async (app: App, request: ScanRequest): Promise<ScanOutcome> => {
+  if (Buffer.byteLength(request.text, 'utf8') > maxTextBytes) {
+    throw new AppError('PAYLOAD_TOO_LARGE', 'request_too_large');
+  }
+  const engine = engineOf(app);
+  if (!engine.languages().includes(request.language)) {
+    throw new AppError('VALIDATION', `unsupported language: ${request.language.slice(0, 20)} (supported: ${engine.languages().join(', ')})`);
+  }
+  const action = request.action ?? app.settings.get().piiAction;
+  const found = await findEntities(app, engine, request);
+  const result = action === 'flag' ? { ...found.result, redacted_text: request.text } : found.result;
+  const outcome: ScanOutcome = { result, action, engine: found.engine };
+  recordScan(app, request, outcome);
+  if (action === 'block' && result.detected) throw new AppError('UNPROCESSABLE', 'PII_DETECTED');
+  return outcome;
+};
