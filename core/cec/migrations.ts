@@ -1,3 +1,27 @@
 import type { Migration } from '../store/db.ts';
 
-export const cecMigrations: readonly Migration[] = [];
+export const cecMigrations: readonly Migration[] = [
+  {
+    id: 'cec/001-bundles',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE cec_bundles (
+          bundle_id TEXT PRIMARY KEY,
+          project_id TEXT NOT NULL,
+          org_id TEXT,
+          date_from TEXT NOT NULL,
+          date_to TEXT NOT NULL,
+          zip_path TEXT NOT NULL,
+          expires_at TEXT NOT NULL,
+          hmac_manifest TEXT NOT NULL,
+          record_counts TEXT NOT NULL,
+          frameworks_covered TEXT NOT NULL,
+          generated_at TEXT NOT NULL,
+          size_bytes INTEGER NOT NULL
+        );
+        CREATE INDEX cec_bundles_generated ON cec_bundles (generated_at);
+        CREATE INDEX cec_bundles_zip ON cec_bundles (zip_path);
+      `);
+    },
+  },
+];

@@ -1,0 +1,154 @@
+import { existsSync } from 'node:fs';
+import type { JWK } from 'jose';
+import type { App } from '../app.ts';
+import { defaultApp } from '../default-app.ts';
+import { AppError, SFCECBuildError } from '../errors.ts';
+import { writeBundleInWorker } from './async-build.ts';
+import { type BuildParams, type BuiltBundle, writeBundle } from './build.ts';
+import { defaultBundleDir } from './bundle-path.ts';
+import { type FrameworkId, frameworkIds, resolveFramework } from './clauses/index.ts';
+import { checkDateRange } from './dates.ts';
+import { readTrustedPublicKey } from './ed25519.ts';
+import { downloadValidityMs, getEntry, registerBundle, registryStats, setExpiry, toBundleResult } from './registry.ts';
+import { resolveSigningKey } from './signing-key.ts';
+import type { BundleResult, BundleVerificationResult, CECStatusInfo } from './types.ts';
+import { verifyBundleFile } from './verify.ts';
+
+export type CECClientConfig = {
+  readonly app?: App;
+  /** HMAC key; default `SVC_SIGNING_KEY` / the stored signingKey secret. */
+  readonly signingKey?: string;
+  /** Where ZIPs go; default the configured bundle directory. */
+  readonly outputDir?: string;
+};
+
+/** Options of one build beyond the spec's positional arguments (REST passes org_id, org_secret, output_dir). */
+export type BuildOptions = {
+  readonly orgId?: string;
+  readonly signingKey?: string;
+  readonly outputDir?: string;
+  readonly onProgress?: (done: number, total: number, message: string) => void;
+};
+
+/** Options of verifyBundle: an explicit HMAC key, or a trusted Ed25519 public key (JWK JSON or SPKI PEM). */
+export type VerifyBundleOptions = { readonly key?: string; readonly publicKey?: string };
+
+/**
+ * The CEC client of spec 4.3: builds signed evidence bundles, verifies them offline, keeps a persistent
+ * registry. Methods are camelCase versions of the spec's operations.
+ * @example
+ * const bundle = await sfCec.buildBundle('credit-model', ['2026-01-01', '2026-01-31'], ['eu_ai_act']);
+ * const check = await sfCec.verifyBundle(bundle.zip_path);
+ */
+export class SFCECClient {
+  readonly #config: CECClientConfig;
+  #app: App | undefined;
+
+  constructor(config: CECClientConfig = {}) {
+    this.#config = config;
+    this.#app = config.app;
+  }
+
+  get app(): App {
+    this.#app ??= defaultApp();
+    return this.#app;
+  }
+
+  /** Builds a bundle for a project and an inclusive date range. @throws SFCECBuildError on ZIP write or HMAC failure. */
+  buildBundle(
+    projectId: string,
+    dateRange: readonly [string, string],
+    frameworks?: readonly string[],
+    options: BuildOptions = {},
+  ): Promise<BundleResult> {
+    return this.#build(projectId, dateRange, frameworks, options, writeBundle);
+  }
+
+  /** Same as buildBundle, in a worker thread: the caller's event loop is never blocked by the build. */
+  buildBundleAsync(
+    projectId: string,
+    dateRange: readonly [string, string],
+    frameworks?: readonly string[],
+    options: BuildOptions = {},
+  ): Promise<BundleResult> {
+    return this.#build(projectId, dateRange, frameworks, options, writeBundleInWorker);
+  }
+
+  /** Verifies a bundle ZIP. @throws SFCECVerifyError if the file is missing or unreadable. */
+  verifyBundle(zipPath: string, options: VerifyBundleOptions = {}): Promise<BundleVerificationResult> {
+    const verify: { hmacKey?: string; trustedPublicKey?: JWK } = {};
+    const key = options.key ?? this.#config.signingKey;
+    if (key !== undefined) verify.hmacKey = key;
+    if (options.publicKey !== undefined) {
+      try {
+        verify.trustedPublicKey = readTrustedPublicKey(options.publicKey);
+      } catch (error) {
+        throw new AppError('VALIDATION', `Trusted public key is not an Ed25519 key: ${(error as Error).message}`);
+      }
+    }
+    return verifyBundleFile(this.app, zipPath, verify);
+  }
+
+  /** Spec CECStatusInfo. */
+  async getStatus(): Promise<CECStatusInfo> {
+    const provider = this.app.settings.get().byosProvider;
+    const stats = registryStats(this.app);
+    return {
+      byos_provider: provider === '' ? null : provider,
+      bundle_count: stats.count,
+      last_bundle_at: stats.last,
+      frameworks_supported: [...frameworkIds],
+    };
+  }
+
+  /** The registered bundle, or null when the id is unknown. */
+  async getBundle(bundleId: string): Promise<BundleResult | null> {
+    const entry = getEntry(this.app, bundleId);
+    return entry === null ? null : toBundleResult(entry);
+  }
+
+  /** Moves expires_at to now + 24 h without rebuilding. @throws SFCECBuildError if the id is unknown or the ZIP is gone. */
+  async reissueDownloadUrl(bundleId: string): Promise<BundleResult> {
+    const entry = getEntry(this.app, bundleId);
+    if (entry === null) throw new SFCECBuildError(`Bundle ${bundleId.slice(0, 80)} is not in the registry`, { code: 'NOT_FOUND' });
+    if (!existsSync(entry.zip_path)) throw new SFCECBuildError(`The ZIP of bundle ${bundleId} is gone from disk`, { code: 'NOT_FOUND' });
+    setExpiry(this.app, bundleId, new Date(this.app.now().getTime() + downloadValidityMs).toISOString());
+    return toBundleResult(getEntry(this.app, bundleId) as NonNullable<ReturnType<typeof getEntry>>);
+  }
+
+  async #build(
+    projectId: string,
+    dateRange: readonly [string, string],
+    frameworks: readonly string[] | undefined,
+    options: BuildOptions,
+    write: (app: App, params: BuildParams) => Promise<BuiltBundle>,
+  ): Promise<BundleResult> {
+    const app = this.app;
+    if (projectId.trim() === '' || projectId.length > 200) throw new AppError('VALIDATION', 'project_id must be 1-200 characters');
+    const range = checkDateRange(dateRange);
+    const resolved: FrameworkId[] =
+      frameworks === undefined || frameworks.length === 0 ? [...frameworkIds] : [...new Set(frameworks.map(resolveFramework))];
+    const hmacKey = options.signingKey ?? this.#config.signingKey ?? resolveSigningKey(app);
+    const params: BuildParams = {
+      projectId,
+      range,
+      frameworks: resolved,
+      orgId: options.orgId ?? null,
+      hmacKey,
+      outputDir: options.outputDir ?? this.#config.outputDir ?? defaultBundleDir(app),
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    };
+    let built: BuiltBundle;
+    try {
+      built = await write(app, params);
+    } catch (error) {
+      if (error instanceof AppError) throw error instanceof SFCECBuildError ? error : new SFCECBuildError(error.message, { cause: error });
+      throw new SFCECBuildError((error as Error).message, { cause: error });
+    }
+    app.log.info({ bundleId: built.bundle_id, records: Object.values(built.record_counts).reduce((a, b) => a + b, 0) }, 'bundle built');
+    return toBundleResult(registerBundle(app, built, { projectId, orgId: params.orgId, range }));
+  }
+}
+
+/** The default client on the default app (`svc/sdk`). */
+export const sfCec = new SFCECClient();

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type App, createApp } from '../app.ts';
+import { appendEvidence } from '../audit/store.ts';
+import type { EvidenceInput, SchemaKey } from '../audit/types.ts';
+
+/** A realistic minimal payload per schema key (valid against the store's schemas). */
+export const samplePayloads: Record<SchemaKey, Record<string, unknown>> = {
+  score_records: { model_id: 'credit', model_version: '1.2', metric: 'accuracy', value: 0.91, dataset: 'holdout-2026' },
+  bias_reports: {
+    model_id: 'credit',
+    model_version: '1.2',
+    protected_attribute: 'sex',
+    metric: 'demographic_parity_difference',
+    groups: [
+      { group: 'f', value: 0.41 },
+      { group: 'm', value: 0.44 },
+    ],
+    disparity: 0.03,
+    threshold: 0.1,
+    passed: true,
+  },
+  prri_records: { model_id: 'credit', score: 42, level: 'medium', factors: [{ name: 'autonomy', weight: 0.5, value: 3 }] },
+  drift_events: { model_id: 'credit', feature: 'income', statistic: 'psi', value: 0.05, threshold: 0.2, detected: false },
+  pii_detections: { source: 'chat', entity_counts: { EMAIL_ADDRESS: 2 }, total_findings: 2 },
+  gate_evaluations: {
+    gate: 'release',
+    model_id: 'credit',
+    model_version: '1.2',
+    decision: 'pass',
+    criteria: [{ name: 'accuracy', passed: true }],
+  },
+};
+
+/** An app on a fresh temp data dir (the worker and file-backed keys need one), with a strong signing key. */
+export const tempApp = (env: NodeJS.ProcessEnv = {}): { app: App; dir: string; cleanup: () => void } => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cec-'));
+  const app = createApp({ dataDir: dir, env: { SVC_SIGNING_KEY: 'test-signing-key-0123456789abcdef', ...env } });
+  return {
+    app,
+    dir,
+    cleanup: () => {
+      app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** Appends `perDay` records of every schema key for each listed day (event time noon UTC). */
+export const seedDays = (app: App, projectId: string, days: readonly string[], perDay = 1): void => {
+  const inputs: EvidenceInput[] = [];
+  for (const day of days) {
+    for (let i = 0; i < perDay; i += 1) {
+      for (const key of Object.keys(samplePayloads) as SchemaKey[]) {
+        inputs.push({ project_id: projectId, schema_key: key, timestamp: `${day}T12:00:00.000Z`, payload: samplePayloads[key] });
+      }
+    }
+  }
+  appendEvidence(app, inputs);
+};

@@ -1,0 +1,147 @@
+import type { ZipFile } from 'yauzl';
+import { computeRecordHash } from '../audit/chain.ts';
+import { type EvidenceRecord, isSchemaKey, type SchemaKey } from '../audit/types.ts';
+import { ChainLinker } from './chain-link.ts';
+import type { ChainProof } from './chain-proof.ts';
+import { inDateRange } from './dates.ts';
+import type { DateRange } from './types.ts';
+import { type InflateBudget, LineReader, type SafeEntry } from './zip-reader.ts';
+
+const hex64 = /^[0-9a-f]{64}$/;
+
+/** Shape check of one NDJSON line; cheaper than a schema at a million records. */
+const asRecord = (value: unknown): EvidenceRecord | null => {
+  const r = value as Partial<EvidenceRecord> | null;
+  if (r === null || typeof r !== 'object' || Array.isArray(r)) return null;
+  const ok =
+    Number.isSafeInteger(r.seq) &&
+    (r.seq ?? 0) > 0 &&
+    typeof r.record_id === 'string' &&
+    typeof r.project_id === 'string' &&
+    isSchemaKey(r.schema_key) &&
+    typeof r.timestamp === 'string' &&
+    typeof r.recorded_at === 'string' &&
+    typeof r.payload === 'object' &&
+    r.payload !== null &&
+    !Array.isArray(r.payload) &&
+    typeof r.prev_hash === 'string' &&
+    hex64.test(r.prev_hash) &&
+    typeof r.hash === 'string' &&
+    hex64.test(r.hash);
+  return ok ? (r as EvidenceRecord) : null;
+};
+
+type Source = { key: SchemaKey; reader: LineReader; head: EvidenceRecord | null; lastSeq: number; count: number };
+
+export type ChainCheckInput = {
+  readonly zip: ZipFile;
+  readonly folders: ReadonlyMap<SchemaKey, SafeEntry>;
+  readonly proof: ChainProof;
+  readonly budget: InflateBudget;
+  /** From the manifest, when it parsed: records must belong to the project and the range. */
+  readonly scope: { projectId: string; range: DateRange } | null;
+};
+
+export type ChainCheckOutput = {
+  readonly errors: string[];
+  readonly counts: Map<SchemaKey, number>;
+  /** SHA-256 and size of each NDJSON folder entry as read. */
+  readonly digests: Map<string, { sha256: string; size: number }>;
+};
+
+/**
+ * Re-verifies the chain from the bundle alone: reads the six NDJSON folders side by side (each in seq order)
+ * and merges them with the proof's witnesses by seq, re-hashing every full record and re-linking every step.
+ * Memory is one line per folder plus the witness list, whatever the record count.
+ */
+export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOutput> => {
+  const linker = new ChainLinker();
+  const sources: Source[] = [...input.folders].map(([key, item]) => ({
+    key,
+    reader: new LineReader(input.zip, item, input.budget),
+    head: null,
+    lastSeq: 0,
+    count: 0,
+  }));
+  const advance = async (source: Source): Promise<void> => {
+    for (;;) {
+      const line = await source.reader.next();
+      if (line === null) {
+        source.head = null;
+        return;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        linker.fail(`chain: ${source.key} has a line that is not JSON`);
+        continue;
+      }
+      const record = asRecord(parsed);
+      if (record === null) {
+        linker.fail(`chain: ${source.key} has a malformed record`);
+        continue;
+      }
+      source.count += 1;
+      if (record.seq <= source.lastSeq) linker.fail(`chain: ${source.key} is not in seq order at seq ${record.seq}`);
+      source.lastSeq = record.seq;
+      source.head = record;
+      return;
+    }
+  };
+  await Promise.all(sources.map(advance));
+  const witnesses = input.proof.witnesses;
+  let w = 0;
+  for (;;) {
+    let best: Source | null = null;
+    for (const source of sources) {
+      if (source.head !== null && (best === null || source.head.seq < (best.head as EvidenceRecord).seq)) best = source;
+    }
+    const witness = witnesses[w];
+    if (best === null && witness === undefined) break;
+    const record = best?.head ?? null;
+    if (witness !== undefined && (record === null || witness.seq <= record.seq)) {
+      if (record !== null && witness.seq === record.seq) linker.fail(`chain: seq ${record.seq} is both a record and a witness`);
+      linker.push(witness, `witness seq ${witness.seq}`);
+      w += 1;
+      if (w < witnesses.length && (witnesses[w] as { seq: number }).seq <= witness.seq)
+        linker.fail('chain: witnesses are not in seq order');
+      continue;
+    }
+    if (best === null || record === null) break;
+    const label = `record seq ${record.seq} (${best.key})`;
+    const { hash, ...rest } = record;
+    if (computeRecordHash(rest) !== hash) linker.fail(`chain: ${label} hash does not match its content`);
+    if (record.schema_key !== best.key) linker.fail(`chain: ${label} is in the wrong folder`);
+    if (input.scope !== null) {
+      if (record.project_id !== input.scope.projectId) linker.fail(`chain: ${label} belongs to another project`);
+      if (!inDateRange(record.timestamp, input.scope.range)) linker.fail(`chain: ${label} is outside the date range`);
+    }
+    linker.push(record, label);
+    await advance(best);
+  }
+  checkSegment(linker, input.proof);
+  const counts = new Map(sources.map((source) => [source.key, source.count] as const));
+  const total = sources.reduce((sum, source) => sum + source.count, 0);
+  if (total !== input.proof.record_count) linker.fail(`chain: proof counts ${input.proof.record_count} records, folders hold ${total}`);
+  if (witnesses.length !== input.proof.witness_count) linker.fail('chain: witness_count does not match the witness list');
+  if (!input.proof.verification.valid) linker.fail('chain: the builder reported that the stored chain failed verification');
+  const digests = new Map(
+    sources.map((source) => [source.reader.item.name, { sha256: source.reader.hash.digest('hex'), size: source.reader.size }] as const),
+  );
+  return { errors: linker.errors, counts, digests };
+};
+
+const checkSegment = (linker: ChainLinker, proof: ChainProof): void => {
+  const segment = proof.segment;
+  if (segment === null) {
+    if (linker.count > 0) linker.fail('chain: proof has no segment but the bundle holds records or witnesses');
+    return;
+  }
+  if (linker.count !== segment.last_seq - segment.first_seq + 1) {
+    linker.fail(`chain: segment ${segment.first_seq}..${segment.last_seq} is not fully covered (${linker.count} links)`);
+  }
+  if (linker.firstPrevHash !== segment.anchor_prev_hash) linker.fail('chain: first link does not start at the anchor hash');
+  if (linker.lastHash !== segment.head_hash) linker.fail('chain: last link does not end at the head hash');
+  if (linker.lastSeq !== segment.last_seq) linker.fail(`chain: segment ends at seq ${linker.lastSeq}, proof says ${segment.last_seq}`);
+};
