@@ -1,4 +1,71 @@
+import type { FastifyReply } from 'fastify';
+import { AppError, httpStatusFor } from '../errors.ts';
 import type { ProtocolRoutes } from '../http/protocol-routes.ts';
+import { authorize, lookupOp, toAppError } from '../ops/dispatch.ts';
+import { importNdjson } from './import.ts';
+import type { ImportResult } from './import.ts';
+import { maxAppendBatch } from './ops.ts';
+import { appendEvidence } from './store.ts';
+import type { EvidenceInput, EvidenceRecord } from './types.ts';
 
-/** Routes of this domain whose shape a protocol fixes (not derived from the ops table); filled as it lands. */
-export const auditRoutes: ProtocolRoutes = async () => {};
+/** Largest NDJSON request body; bigger loads go through `svc import` on the server's machine. */
+export const maxNdjsonBytes = 512 * 1024 * 1024;
+/** JSON array bodies are parsed whole, so they get a smaller cap than streams. */
+export const maxJsonArrayBytes = 16 * 1024 * 1024;
+
+async function* capped(source: AsyncIterable<Uint8Array>, limit: number): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  for await (const chunk of source) {
+    total += chunk.byteLength;
+    if (total > limit) throw new AppError('PAYLOAD_TOO_LARGE', `NDJSON body larger than ${limit} bytes`);
+    yield chunk;
+  }
+}
+
+const spansOf = (records: readonly EvidenceRecord[]): ImportResult['projects'] => {
+  const spans = new Map<string, ImportResult['projects'][number]>();
+  for (const r of records) {
+    const span = spans.get(r.project_id);
+    if (span === undefined) spans.set(r.project_id, { project_id: r.project_id, first_seq: r.seq, last_seq: r.seq, head_hash: r.hash });
+    else Object.assign(span, { last_seq: r.seq, head_hash: r.hash });
+  }
+  return [...spans.values()];
+};
+
+const sendError = (reply: FastifyReply, error: AppError): FastifyReply => {
+  const status = error.status ?? httpStatusFor(error.code);
+  if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="svc"');
+  const errors = error.detail?.errors;
+  return reply.code(status).send(errors === undefined ? { error: error.message } : { error: error.message, errors });
+};
+
+/**
+ * `POST /v1/audit/records`: a JSON array of evidence inputs, or an NDJSON stream
+ * (`Content-Type: application/x-ndjson`) read line by line. Either way all or nothing per request: 201 with
+ * the chain span written per project, or an error listing the bad indexes / line numbers and nothing written.
+ */
+export const auditRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
+  // The raw request stream is the body: importNdjson reads it incrementally instead of buffering it.
+  fastify.addContentTypeParser('application/x-ndjson', (_request, payload, done) => done(null, payload));
+
+  fastify.post('/v1/audit/records', { bodyLimit: maxJsonArrayBytes }, async (request, reply) => {
+    try {
+      authorize(lookupOp('audit.append'), actorOf(request));
+      const contentType = String(request.headers['content-type'] ?? '');
+      if (contentType.startsWith('application/x-ndjson')) {
+        const result = await importNdjson(app, capped(request.body as AsyncIterable<Uint8Array>, maxNdjsonBytes));
+        return reply.code(201).send({ imported: result.imported, projects: result.projects });
+      }
+      if (!Array.isArray(request.body)) {
+        throw new AppError('VALIDATION', 'Expected a JSON array of records or an application/x-ndjson body');
+      }
+      if (request.body.length === 0 || request.body.length > maxAppendBatch) {
+        throw new AppError('VALIDATION', `A JSON array carries 1 to ${maxAppendBatch} records; use NDJSON for more`);
+      }
+      const records = appendEvidence(app, request.body as EvidenceInput[]);
+      return reply.code(201).send({ imported: records.length, projects: spansOf(records) });
+    } catch (error) {
+      return sendError(reply, toAppError(error, { app, op: 'audit.append' }));
+    }
+  });
+};

@@ -57,7 +57,12 @@ const isUniqueViolation = (error: unknown): boolean =>
 export const writeChain = (
   app: App,
   prepared: Iterable<PreparedInput>,
-  options: { collect: boolean; label?: (index: number) => string },
+  options: {
+    collect: boolean;
+    /** Names the offending input in a CONFLICT message (import: its line number). */
+    label?: (index: number) => string;
+    onWritten?: (projectId: string, seq: number, hash: string) => void;
+  },
 ): EvidenceRecord[] => {
   const st = auditStatements(app);
   const recordedAt = app.now().toISOString();
@@ -93,6 +98,7 @@ export const writeChain = (
       }
       head.seq = base.seq;
       head.hash = hash;
+      options.onWritten?.(base.project_id, base.seq, hash);
       if (options.collect) out.push({ ...base, payload: JSON.parse(input.payloadJcs) as Record<string, unknown>, hash });
       index += 1;
     }

@@ -1,4 +1,5 @@
+import { importCommand } from '../audit/cli.ts';
 import type { CliCommand } from './command.ts';
 
 /** Every sub-command of `svc`; each domain contributes its own from its `cli.ts`. */
-export const commands: readonly CliCommand[] = [];
+export const commands: readonly CliCommand[] = [importCommand];

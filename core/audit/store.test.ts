@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../app.ts';
+import { AppError } from '../errors.ts';
+import { GENESIS_HASH, computeRecordHash, hashWithCanonicalPayload, jcs } from './chain.ts';
+import { examplePayloads, exampleEvidence } from './examples.ts';
+import { appendEvidence, countEvidence, iterateChain, iterateEvidence } from './store.ts';
+import type { EvidenceInput } from './types.ts';
+
+let app: App;
+const open = (now = new Date('2026-03-01T12:00:00.000Z')): App => {
+  app = createApp({ dataDir: ':memory:', env: {}, now: () => now });
+  return app;
+};
+afterEach(() => app?.close());
+
+const score = (over: Partial<EvidenceInput> = {}): EvidenceInput => ({
+  project_id: 'p1',
+  schema_key: 'score_records',
+  payload: examplePayloads.score_records,
+  ...over,
+});
+const rowCount = (): number => (app.db.prepare('SELECT count(*) AS n FROM audit_records').get() as { n: number }).n;
+const thrown = (fn: () => unknown): AppError => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected an AppError');
+};
+
+describe('appendEvidence', () => {
+  it('chains records per project from seq 1 with the contract hash', () => {
+    open();
+    const records = appendEvidence(app, [score(), score({ project_id: 'p2' }), score({ record_id: 'r-3' })]);
+    expect(records.map((r) => [r.project_id, r.seq])).toEqual([['p1', 1], ['p2', 1], ['p1', 2]]);
+    const [a, b, c] = records as [typeof records[0], typeof records[0], typeof records[0]];
+    expect(a.prev_hash).toBe(GENESIS_HASH);
+    expect(b.prev_hash).toBe(GENESIS_HASH);
+    expect(c.prev_hash).toBe(a.hash);
+    expect(c.record_id).toBe('r-3');
+    expect(a.recorded_at).toBe('2026-03-01T12:00:00.000Z');
+    expect(a.timestamp).toBe('2026-03-01T12:00:00.000Z');
+    // Independent recomputation straight from the contract text.
+    const { hash, ...rest } = c;
+    const expected = createHash('sha256').update(c.prev_hash + canonicalize(rest)).digest('hex');
+    expect(hash).toBe(expected);
+    expect(computeRecordHash(rest)).toBe(expected);
+    expect(appendEvidence(app, [score()])[0]?.seq).toBe(3);
+  });
+
+  it('hashes the same with the fast path for non-ASCII and nested payloads', () => {
+    const payload = { z: 'Zoë ☃ 😀', a: [1, 2.5, { y: null, b: true }], '€': 1e21, é: -0 };
+    const base = { seq: 7, record_id: 'r', project_id: 'p', schema_key: 'score_records' as const, timestamp: 't', recorded_at: 'u', prev_hash: GENESIS_HASH };
+    expect(hashWithCanonicalPayload(base, jcs(payload))).toBe(computeRecordHash({ ...base, payload }));
+  });
+
+  it('normalises event time to UTC and keeps recorded time separate', () => {
+    open();
+    const [r] = appendEvidence(app, [score({ timestamp: '2026-01-01T01:30:00+02:00' })]);
+    expect(r?.timestamp).toBe('2025-12-31T23:30:00.000Z');
+    expect(r?.recorded_at).toBe('2026-03-01T12:00:00.000Z');
+  });
+
+  it('writes nothing of a batch with one invalid record and names it', () => {
+    open();
+    const bad = score({ payload: { ...examplePayloads.score_records, vlaue: 1 } });
+    const error = thrown(() => appendEvidence(app, [score(), score(), bad]));
+    expect(error.code).toBe('VALIDATION');
+    expect(error.message).toMatch(/record 2: .*vlaue/);
+    expect(rowCount()).toBe(0);
+    expect(appendEvidence(app, [score()])[0]?.seq).toBe(1);
+  });
+
+  it('rejects a duplicate record_id with CONFLICT and writes nothing of the batch', () => {
+    open();
+    appendEvidence(app, [score({ record_id: 'dup' })]);
+    const error = thrown(() => appendEvidence(app, [score({ record_id: 'fresh' }), score({ record_id: 'dup' })]));
+    expect(error.code).toBe('CONFLICT');
+    expect(error.message).toContain('dup');
+    expect(rowCount()).toBe(1);
+    expect(thrown(() => appendEvidence(app, [score({ record_id: 'x' }), score({ record_id: 'x' })])).code).toBe('CONFLICT');
+    expect(rowCount()).toBe(1);
+    // The same record_id in another project is a different record.
+    expect(appendEvidence(app, [score({ project_id: 'other', record_id: 'dup' })])).toHaveLength(1);
+    const head = app.db.prepare("SELECT head_seq FROM audit_chain_heads WHERE project_id = 'p1'").get() as { head_seq: number };
+    expect(head.head_seq).toBe(1);
+  });
+
+  it('rejects unknown schema keys, bad ids and oversized payloads', () => {
+    open();
+    expect(thrown(() => appendEvidence(app, [{ ...score(), schema_key: 'scores' as never }])).code).toBe('VALIDATION');
+    expect(thrown(() => appendEvidence(app, [score({ project_id: '../etc' })])).code).toBe('VALIDATION');
+    const huge = { ...examplePayloads.score_records, extra: { blob: 'x'.repeat(70_000) } };
+    expect(thrown(() => appendEvidence(app, [score({ payload: huge })])).message).toMatch(/larger than/);
+  });
+});
+
+describe('range reads', () => {
+  const at = (timestamp: string, record_id: string): EvidenceInput => score({ timestamp, record_id });
+
+  it('treats from/to as inclusive UTC days', () => {
+    open();
+    appendEvidence(app, [
+      at('2026-01-31T23:59:59.999Z', 'before'),
+      at('2026-02-01T00:00:00.000Z', 'first-instant'),
+      at('2026-02-01T01:00:00+02:00', 'offset-before'), // 2026-01-31T23:00Z
+      at('2026-02-28T23:59:59.999Z', 'last-instant'),
+      at('2026-03-01T00:00:00.000Z', 'after'),
+    ]);
+    const ids = [...iterateEvidence(app, { projectId: 'p1', from: '2026-02-01', to: '2026-02-28' })].map((r) => r.record_id);
+    expect(ids).toEqual(['first-instant', 'last-instant']);
+    expect([...iterateEvidence(app, { projectId: 'p1', from: '2026-03-01' })].map((r) => r.record_id)).toEqual(['after']);
+    expect([...iterateEvidence(app, { projectId: 'p1', to: '2026-01-31' })]).toHaveLength(2);
+    expect(countEvidence(app, { projectId: 'p1', from: '2026-02-01', to: '2026-02-28' })).toEqual({
+      score_records: 2, bias_reports: 0, prri_records: 0, drift_events: 0, pii_detections: 0, gate_evaluations: 0,
+    });
+    expect(() => [...iterateEvidence(app, { projectId: 'p1', from: '2026-02-30x' })]).toThrow(/YYYY-MM-DD/);
+  });
+
+  it('iterates across internal pages in seq order, by key, and chain segments', () => {
+    open();
+    appendEvidence(app, Array.from({ length: 2500 }, (_, i) => exampleEvidence(i, 'big')));
+    const all = [...iterateEvidence(app, { projectId: 'big' })];
+    expect(all).toHaveLength(2500);
+    expect(all.every((r, i) => r.seq === i + 1)).toBe(true);
+    const drift = [...iterateEvidence(app, { projectId: 'big', schemaKey: 'drift_events' })];
+    expect(drift).toHaveLength(417); // keys cycle; 2500 = 6 * 416 + 4, drift is the 4th key
+    expect(drift.every((r) => r.schema_key === 'drift_events')).toBe(true);
+    const segment = [...iterateChain(app, 'big', 999, 2001)];
+    expect(segment.map((r) => r.seq)).toEqual(Array.from({ length: 1003 }, (_, i) => 999 + i));
+    expect(segment[1]?.prev_hash).toBe(segment[0]?.hash);
+    expect(countEvidence(app, { projectId: 'big' }).score_records).toBe(417);
+  });
+});
