@@ -1,0 +1,167 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../app.ts';
+import { iterateEvidence } from '../audit/store.ts';
+import { AppError } from '../errors.ts';
+import { filterChatMessages } from './chat-filter.ts';
+import { piiEngineKey } from './default-engine.ts';
+import { createPiiEngine } from './engine.ts';
+import { nerRecognizer } from './ner/recognizer.ts';
+import { type FakePresidio, startFakePresidio } from './presidio/test/fake-presidio.ts';
+import { scanText } from './scan-service.ts';
+import { piiStatus } from './status.ts';
+import type { Recognizer } from './types.ts';
+
+const text = 'Contact Maria Gonzalez at maria.gonzalez@example.com or +1 415-555-0132.';
+const request = { text, language: 'en', projectId: 'p1', source: 'test' } as const;
+
+let apps: App[] = [];
+const newApp = (env: NodeJS.ProcessEnv = {}): App => {
+  const app = createApp({ dataDir: ':memory:', env, now: () => new Date('2026-11-21T12:00:00.000Z') });
+  apps.push(app);
+  return app;
+};
+afterEach(() => {
+  for (const app of apps) app.close();
+  apps = [];
+});
+
+let presidio: FakePresidio;
+beforeAll(async () => {
+  presidio = await startFakePresidio();
+});
+afterAll(async () => {
+  await presidio.close();
+});
+
+const evidenceOf = (app: App, projectId = 'p1') => [...iterateEvidence(app, { projectId, schemaKey: 'pii_detections' })];
+
+describe('scanText with the built-in engine', () => {
+  it('redacts by default and records evidence without the text or matched values', async () => {
+    const app = newApp();
+    const { result, action, engine } = await scanText(app, request);
+    expect([action, engine]).toEqual(['redact', 'builtin']);
+    expect(result.detected).toBe(true);
+    const types = result.entities.map((f) => f.type);
+    expect(types).toEqual(expect.arrayContaining(['PERSON', 'EMAIL_ADDRESS', 'PHONE_NUMBER']));
+    expect(result.redacted_text).toContain('<EMAIL_ADDRESS>');
+    expect(result.redacted_text).toContain('<PERSON>');
+    expect(result.redacted_text).not.toContain('maria.gonzalez');
+
+    const [record, ...more] = evidenceOf(app);
+    expect(more).toEqual([]);
+    expect(record?.payload).toMatchObject({
+      source: 'test',
+      language: 'en',
+      total_findings: result.entities.length,
+      text_length: [...text].length,
+      redacted: true,
+      labels: { action: 'redact', engine: 'builtin' },
+    });
+    const stored = JSON.stringify(record);
+    for (const secret of ['Maria', 'Gonzalez', 'example.com', '555']) expect(stored).not.toContain(secret);
+  });
+
+  it('blocks with PII_DETECTED (422) when the action is block, still recording the scan', async () => {
+    const app = newApp({ SVC_PII_ACTION: 'block' });
+    const error = await scanText(app, request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: 'UNPROCESSABLE', message: 'PII_DETECTED' });
+    expect(evidenceOf(app)[0]?.payload).toMatchObject({ labels: { action: 'block' }, redacted: false });
+    const clean = await scanText(app, { ...request, text: 'The build passed.' });
+    expect(clean.result).toEqual({ detected: false, entities: [], redacted_text: 'The build passed.' });
+  });
+
+  it('flag reports the findings and passes the text through unchanged', async () => {
+    const app = newApp({ SVC_PII_ACTION: 'flag' });
+    const { result } = await scanText(app, request);
+    expect(result.detected).toBe(true);
+    expect(result.redacted_text).toBe(text);
+  });
+
+  it('turns a failing recognizer into scan_error, never a silent pass', async () => {
+    const app = newApp();
+    const failing: Recognizer = {
+      name: 'Broken',
+      supportedEntities: ['BROKEN'],
+      supportedLanguages: ['en'],
+      context: [],
+      analyze: () => {
+        throw new Error('recognizer exploded');
+      },
+    };
+    app.services.set(piiEngineKey, createPiiEngine({ extraRecognizers: [nerRecognizer, failing] }));
+    await expect(scanText(app, request)).rejects.toMatchObject({ code: 'INTERNAL', message: 'scan_error: recognizer exploded' });
+  });
+
+  it('rejects unsupported languages and text over 1 MiB', async () => {
+    const app = newApp();
+    await expect(scanText(app, { ...request, language: 'xx' })).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(scanText(app, { ...request, text: 'a'.repeat(1024 * 1024 + 1) })).rejects.toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'request_too_large',
+    });
+  });
+});
+
+describe('scanText with Presidio', () => {
+  it('uses Presidio when it answers, and merges with the built-in engine when asked', async () => {
+    presidio.mode = 'ok';
+    const app = newApp({ SVC_PRESIDIO_URL: presidio.url });
+    const remote = await scanText(app, request);
+    expect(remote.engine).toBe('presidio');
+    expect(remote.result.entities.map((f) => f.type)).toEqual(['EMAIL_ADDRESS']);
+    expect(presidio.requests.at(-1)).toMatchObject({ text, language: 'en', return_decision_process: false });
+
+    const merging = newApp({ SVC_PRESIDIO_URL: presidio.url, SVC_PRESIDIO_MERGE: 'true' });
+    const merged = await scanText(merging, request);
+    expect(merged.engine).toBe('merged');
+    expect(merged.result.entities.filter((f) => f.type === 'EMAIL_ADDRESS')).toHaveLength(1);
+    expect(merged.result.entities.map((f) => f.type)).toEqual(expect.arrayContaining(['PERSON', 'PHONE_NUMBER']));
+  });
+
+  it('falls back to the built-in engine when Presidio is down and reports degraded status', async () => {
+    presidio.mode = 'error';
+    const app = newApp({ SVC_PRESIDIO_URL: presidio.url });
+    const outcome = await scanText(app, request);
+    expect(outcome.engine).toBe('builtin');
+    expect(outcome.result.entities.map((f) => f.type)).toEqual(expect.arrayContaining(['PERSON', 'PHONE_NUMBER']));
+    expect(await piiStatus(app)).toMatchObject({ status: 'degraded', presidio_available: false });
+    presidio.mode = 'ok';
+    expect(await piiStatus(app)).toMatchObject({ status: 'ok', presidio_available: true });
+  });
+});
+
+describe('piiStatus', () => {
+  it('reports entity types and the time of the last scan, persisted in the database', async () => {
+    const app = newApp();
+    const before = await piiStatus(app);
+    expect(before).toMatchObject({ status: 'ok', presidio_available: false, last_scan_at: null });
+    expect(before.entity_types_loaded).toEqual(
+      expect.arrayContaining(['EMAIL_ADDRESS', 'PHONE_NUMBER', 'US_SSN', 'PIPL_NATIONAL_ID', 'PERSON', 'LOCATION', 'NRP']),
+    );
+    await scanText(app, request);
+    expect((await piiStatus(app)).last_scan_at).toBe('2026-11-21T12:00:00.000Z');
+  });
+});
+
+describe('filterChatMessages', () => {
+  const messages = [
+    { role: 'system', content: 'You help Maria Gonzalez.' },
+    { role: 'user', content: 'Mail maria.gonzalez@example.com please' },
+  ];
+
+  it('redacts user messages only', async () => {
+    const app = newApp();
+    const out = await filterChatMessages(app, messages, 'redact');
+    expect(out[0]).toEqual(messages[0]);
+    expect(out[1]?.content).toBe('Mail <EMAIL_ADDRESS> please');
+    expect(evidenceOf(app, 'default')[0]?.payload).toMatchObject({ source: 'chat.filter' });
+  });
+
+  it('blocks with PII_DETECTED, and leaves everything alone when off', async () => {
+    const app = newApp();
+    await expect(filterChatMessages(app, messages, 'block')).rejects.toMatchObject({ code: 'UNPROCESSABLE', message: 'PII_DETECTED' });
+    expect(await filterChatMessages(app, messages, 'off')).toEqual(messages);
+    expect(evidenceOf(app, 'default')).toHaveLength(1);
+  });
+});
