@@ -1,0 +1,113 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider from 'oidc-provider';
+
+/**
+ * A real OpenID Provider (oidc-provider 8) on 127.0.0.1 for tests: one confidential client using
+ * client_secret_basic, accounts from a fixed table, and interactions completed by a tiny login policy: the
+ * interaction page logs in whichever account `loginAs` names (no form, so tests and e2e can drive it).
+ */
+export type TestProvider = {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The account the next interaction logs in. */
+  loginAs(accountId: string): void;
+  close(): Promise<void>;
+};
+
+export const testAccounts: Readonly<Record<string, { email: string }>> = {
+  alice: { email: 'alice@example.org' },
+  bob: { email: 'bob@example.org' },
+};
+
+export const startTestProvider = async (options: { redirectUris: string[]; clientSecret?: string }): Promise<TestProvider> => {
+  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
+  const server = createServer((req, res) => handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const clientSecret = options.clientSecret ?? 'test-client-secret-that-is-long-enough-0123456789';
+  let account = 'alice';
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: 'workbench',
+        client_secret: clientSecret,
+        token_endpoint_auth_method: 'client_secret_basic',
+        redirect_uris: options.redirectUris,
+        response_types: ['code'],
+        grant_types: ['authorization_code'],
+      },
+    ],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    findAccount: async (_ctx, id) => {
+      const known = testAccounts[id];
+      if (known === undefined) return undefined;
+      return { accountId: id, claims: async () => ({ sub: id, email: known.email, email_verified: true, name: id }) };
+    },
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    // First-party client: consent is implied, so the grant is created here instead of a consent prompt.
+    loadExistingGrant: async (ctx) => {
+      const accountId = ctx.oidc.session?.accountId;
+      const clientId = ctx.oidc.client?.clientId;
+      if (accountId === undefined || clientId === undefined) return undefined;
+      const grant = new ctx.oidc.provider.Grant({ accountId, clientId });
+      grant.addOIDCScope('openid email profile');
+      await grant.save();
+      return grant;
+    },
+    cookies: { keys: ['test-cookie-key-0123456789'] },
+  });
+  provider.on('server_error', () => {});
+  const callback = provider.callback();
+  handler = (req, res) => {
+    if (req.url?.startsWith('/interaction/')) {
+      provider
+        .interactionFinished(req, res, { login: { accountId: account } }, { mergeWithLastSubmission: false })
+        .catch(() => {
+          res.statusCode = 400;
+          res.end('interaction failed');
+        });
+      return;
+    }
+    callback(req, res);
+  };
+  return {
+    issuer,
+    clientId: 'workbench',
+    clientSecret,
+    loginAs: (id) => {
+      account = id;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};
+
+/**
+ * Follows the browser's redirects from the authorization URL through the provider's interaction until the
+ * provider redirects to `redirectPrefix`, keeping cookies like a browser; returns that final URL.
+ */
+export const followLogin = async (authorizationUrl: string, redirectPrefix: string): Promise<URL> => {
+  const jar = new Map<string, string>();
+  let url = authorizationUrl;
+  for (let hop = 0; hop < 10; hop += 1) {
+    if (url.startsWith(redirectPrefix)) return new URL(url);
+    const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    const response = await fetch(url, { redirect: 'manual', headers: cookie === '' ? {} : { cookie } });
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = ''] = header.split(';');
+      const index = pair.indexOf('=');
+      if (index > 0) jar.set(pair.slice(0, index), pair.slice(index + 1));
+    }
+    const location = response.headers.get('location');
+    if (location === null) throw new Error(`login stopped at ${response.status} ${await response.text()}`);
+    url = new URL(location, url).href;
+  }
+  throw new Error('too many redirects');
+};
