@@ -1,4 +1,147 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../../app.ts';
+import { AppError } from '../../errors.ts';
 import type { ProtocolRoutes } from '../../http/protocol-routes.ts';
+import { scimBaseUrl } from './base-url.ts';
+import { resourceTypes, schemaDocuments, serviceProviderConfig } from './discovery.ts';
+import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from './groups.ts';
+import {
+  challengeHeader,
+  ifMatchOf,
+  listRequestOf,
+  registerScimJsonParser,
+  requestOrigin,
+  requireScimActor,
+  scimFrameworkError,
+  sendScim,
+  sendScimError,
+} from './http-support.ts';
+import type { Json } from './normalize.ts';
+import { project } from './projection.ts';
+import { listResponseUrn, type ResourceKind } from './schema.ts';
+import type { ListQuery, ResourcePage } from './types.ts';
+import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } from './users.ts';
 
-/** Routes of this domain whose shape a protocol fixes (not derived from the ops table); filled as it lands. */
-export const scimRoutes: ProtocolRoutes = async () => {};
+type Store = {
+  readonly kind: ResourceKind;
+  readonly list: (app: App, query: ListQuery, base: string) => ResourcePage;
+  readonly create: (app: App, body: unknown, base: string) => Json;
+  readonly get: (app: App, id: string, base: string) => Json;
+  readonly replace: (app: App, id: string, body: unknown, base: string, ifMatch?: string) => Json;
+  readonly patch: (app: App, id: string, body: unknown, base: string, ifMatch?: string) => Json;
+  readonly remove: (app: App, id: string, ifMatch?: string) => void;
+};
+
+const stores: Readonly<Record<'users' | 'groups', Store>> = {
+  users: { kind: 'User', list: listUsers, create: createUser, get: getUser, replace: replaceUser, patch: patchUser, remove: deleteUser },
+  groups: { kind: 'Group', list: listGroups, create: createGroup, get: getGroup, replace: replaceGroup, patch: patchGroup, remove: deleteGroup },
+};
+
+/**
+ * Endpoint names are matched case-insensitively (Entra and older clients send `/users`, `/groups`), and the
+ * discovery endpoint answers under its SCIM 1.1 and vendor spellings too.
+ */
+const endpointOf = (name: string): 'users' | 'groups' | 'config' | 'types' | 'schemas' | undefined => {
+  const lower = name.toLowerCase();
+  if (lower === 'users' || lower === 'groups') return lower;
+  if (['serviceproviderconfig', 'serviceproviderconfigs', 'serviceconfiguration', 'serviceconfig'].includes(lower)) return 'config';
+  if (lower === 'resourcetypes') return 'types';
+  if (lower === 'schemas') return 'schemas';
+  return undefined;
+};
+
+const unknownEndpoint = (name: string): AppError => new AppError('NOT_FOUND', `No SCIM endpoint /${name.slice(0, 100)}`);
+
+type Params = { resource: string; id?: string };
+type Handler = (request: FastifyRequest, reply: FastifyReply, base: string) => FastifyReply | Promise<FastifyReply>;
+
+const listMessage = (page: ResourcePage, resources: Json[]): Json => ({
+  schemas: [listResponseUrn],
+  totalResults: page.totalResults,
+  startIndex: page.startIndex,
+  itemsPerPage: resources.length,
+  Resources: resources,
+});
+
+const sendResource = (reply: FastifyReply, status: number, store: Store, resource: Json, request: FastifyRequest): FastifyReply => {
+  const meta = resource['meta'] as { version: string; location: string };
+  const { attributes, excludedAttributes } = listRequestOf(request.query);
+  reply.header('etag', meta.version);
+  if (status === 201) reply.header('location', meta.location);
+  return sendScim(reply, status, project(store.kind, resource, attributes, excludedAttributes));
+};
+
+export const scimRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
+  registerScimJsonParser(fastify);
+  fastify.setErrorHandler((error, _request, reply) =>
+    sendScimError(reply, scimFrameworkError(error as { code?: string; statusCode?: number; message: string }), app.log),
+  );
+
+  const guarded =
+    (handler: Handler) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      try {
+        requireScimActor(actorOf(request), (request as { svcAuthFailure?: string }).svcAuthFailure);
+        return await handler(request, reply, scimBaseUrl(app, requestOrigin(request)));
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'UNAUTHENTICATED') {
+          reply.header('www-authenticate', challengeHeader(error.detail?.['failure'] === true));
+        }
+        return sendScimError(reply, error, app.log);
+      }
+    };
+
+  const list = (store: Store, source: unknown, reply: FastifyReply, base: string): FastifyReply => {
+    const query = listRequestOf(source);
+    const page = store.list(app, query, base);
+    const resources = page.resources.map((resource) => project(store.kind, resource, query.attributes, query.excludedAttributes));
+    return sendScim(reply, 200, listMessage(page, resources));
+  };
+
+  const collection: Handler = (request, reply, base) => {
+    const { resource } = request.params as Params;
+    const endpoint = endpointOf(resource);
+    if (endpoint === undefined) throw unknownEndpoint(resource);
+    if (endpoint === 'users' || endpoint === 'groups') {
+      const store = stores[endpoint];
+      if (request.method === 'GET') return list(store, request.query, reply, base);
+      return sendResource(reply, 201, store, store.create(app, request.body, base), request);
+    }
+    if (request.method !== 'GET') throw new AppError('VALIDATION', 'Discovery endpoints are read-only', { status: 405 });
+    if (endpoint === 'config') return sendScim(reply, 200, serviceProviderConfig(base));
+    const documents = endpoint === 'types' ? resourceTypes(base) : schemaDocuments(base);
+    return sendScim(reply, 200, listMessage({ totalResults: documents.length, startIndex: 1, resources: documents }, documents));
+  };
+
+  const item: Handler = (request, reply, base) => {
+    const { resource, id = '' } = request.params as Params;
+    const endpoint = endpointOf(resource);
+    if (endpoint === undefined) throw unknownEndpoint(resource);
+    if (endpoint === 'users' || endpoint === 'groups') {
+      const store = stores[endpoint];
+      const ifMatch = ifMatchOf(request);
+      switch (request.method) {
+        case 'GET':
+          return sendResource(reply, 200, store, store.get(app, id, base), request);
+        case 'POST':
+          if (id !== '.search') throw unknownEndpoint(`${resource}/${id}`);
+          return list(store, request.body, reply, base);
+        case 'PUT':
+          return sendResource(reply, 200, store, store.replace(app, id, request.body, base, ifMatch), request);
+        case 'PATCH':
+          return sendResource(reply, 200, store, store.patch(app, id, request.body, base, ifMatch), request);
+        default:
+          store.remove(app, id, ifMatch);
+          return reply.code(204).send();
+      }
+    }
+    if (request.method !== 'GET') throw new AppError('VALIDATION', 'Discovery endpoints are read-only', { status: 405 });
+    const documents = endpoint === 'types' ? resourceTypes(base) : endpoint === 'schemas' ? schemaDocuments(base) : [];
+    const found = documents.find((document) => String(document['id']).toLowerCase() === id.toLowerCase());
+    if (found === undefined) throw unknownEndpoint(`${resource}/${id}`);
+    return sendScim(reply, 200, found);
+  };
+
+  fastify.route({ method: ['GET', 'POST'], url: '/scim/v2/:resource', handler: guarded(collection) });
+  fastify.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/scim/v2/:resource/:id', handler: guarded(item) });
+};
