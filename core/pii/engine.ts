@@ -1,0 +1,105 @@
+/**
+ * The analyzer pipeline (Presidio's AnalyzerEngine.analyze): pick recognizers by language and entity filter
+ * (+ ad-hoc and deny-list recognizers of the request), run them, enhance by context, remove contained
+ * same-type duplicates, apply score thresholds and the allow list, order the results and convert offsets
+ * to code points. Any recognizer error propagates: the engine never fails open.
+ */
+import { AppError } from '../errors.ts';
+import { adHocToRecognizer, denyListToRecognizer, loadCustomRecognizers, USER_REGEX_FLAGS } from './adhoc.ts';
+import { enhanceWithContext } from './context.ts';
+import { compareFindings, removeDuplicates } from './dedupe.ts';
+import { utf16ToCodePointMapper } from './offsets.ts';
+import { redact } from './redact.ts';
+import { builtInRecognizers } from './registry.ts';
+import { assertSafeRegex } from './safe-regex.ts';
+import type { CreatePiiEngineOptions, EngineScanOptions, Finding, PiiEngine, Recognizer } from './types.ts';
+
+export const DEFAULT_LANGUAGE = 'en';
+
+const supports = (r: Recognizer, language: string): boolean => r.supportedLanguages.includes(language);
+
+const typesOf = (recognizers: readonly Recognizer[], language: string | undefined, onlyDefault: boolean) => {
+  const types = new Set<string>();
+  for (const r of recognizers) {
+    if (language !== undefined && !supports(r, language)) continue;
+    if (onlyDefault && r.enabledByDefault === false) continue;
+    for (const e of r.supportedEntities) types.add(e);
+  }
+  return [...types].sort();
+};
+
+const allowListFilter = (options: EngineScanOptions): ((matched: string) => boolean) => {
+  const list = options.allowList ?? [];
+  if (list.length === 0) return () => false;
+  if (options.allowListMatch === 'regex') {
+    const regex = assertSafeRegex(list.join('|'), USER_REGEX_FLAGS.replace('g', ''));
+    return (matched) => regex.test(matched);
+  }
+  const set = new Set(list);
+  return (matched) => set.has(matched);
+};
+
+const withTextualExplanation = (f: Finding): Finding => {
+  const e = f.explanation;
+  if (!e) return f;
+  const parts = [`Identified as ${f.type} by ${e.recognizer}`];
+  if (e.pattern) parts.push(`pattern ${e.pattern}`);
+  if (e.validationResult === true) parts.push('checksum valid');
+  if (e.contextWord) parts.push(`context word "${e.contextWord}"`);
+  return { ...f, explanation: { ...e, textualExplanation: parts.join('; ') } };
+};
+
+/** Creates the pattern engine (plus any extra recognizers, e.g. NER) — see PiiEngine in types.ts. */
+export const createPiiEngine = (options: CreatePiiEngineOptions = {}): PiiEngine => {
+  const custom = options.customRecognizersFile
+    ? loadCustomRecognizers(options.customRecognizersFile, DEFAULT_LANGUAGE)
+    : [];
+  const recognizers: readonly Recognizer[] = [...builtInRecognizers(), ...(options.extraRecognizers ?? []), ...custom];
+  const languageSet = new Set(recognizers.flatMap((r) => r.supportedLanguages));
+
+  const scan: PiiEngine['scan'] = (text, opts = {}) => {
+    const language = opts.language ?? DEFAULT_LANGUAGE;
+    if (!languageSet.has(language)) throw new AppError('VALIDATION', `unsupported language: ${language}`);
+    const requestRecognizers = [
+      ...(opts.adHocRecognizers ?? []).map((r) => adHocToRecognizer(r, language)),
+      ...(opts.denyList ?? []).map((d, i) => denyListToRecognizer(d, language, i)),
+    ].filter((r) => supports(r, language));
+    const wanted = opts.entities ? new Set(opts.entities) : undefined;
+    if (wanted) {
+      const known = new Set([...typesOf(recognizers, language, false), ...typesOf(requestRecognizers, language, false)]);
+      for (const e of wanted) if (!known.has(e)) throw new AppError('VALIDATION', `unknown entity type for ${language}: ${e}`);
+    }
+    const active = [...recognizers, ...requestRecognizers].filter(
+      (r) =>
+        supports(r, language) &&
+        (wanted ? r.supportedEntities.some((e) => wanted.has(e)) : r.enabledByDefault !== false),
+    );
+    const requestContext = opts.context ?? [];
+    const candidates: Finding[] = [];
+    for (const r of active) {
+      for (const f of r.analyze({ text, language })) {
+        if (wanted && !wanted.has(f.type)) continue;
+        candidates.push(enhanceWithContext(f, text, r.context, requestContext));
+      }
+    }
+    const isAllowed = allowListFilter(opts);
+    const threshold = opts.scoreThreshold ?? 0;
+    const perEntity = opts.perEntityThresholds ?? {};
+    const toCodePoint = utf16ToCodePointMapper(text);
+    const entities = removeDuplicates(candidates)
+      .filter((f) => f.score >= (perEntity[f.type] ?? threshold) && !isAllowed(text.slice(f.start, f.end)))
+      .map((f): Finding => {
+        const moved = { type: f.type, start: toCodePoint(f.start), end: toCodePoint(f.end), score: f.score };
+        return opts.returnExplanation && f.explanation ? withTextualExplanation({ ...moved, explanation: f.explanation }) : moved;
+      })
+      .sort(compareFindings);
+    return { detected: entities.length > 0, entities, redacted_text: redact(text, entities) };
+  };
+
+  return {
+    scan,
+    entityTypes: (language) => typesOf(recognizers, language, false),
+    defaultEntityTypes: (language) => typesOf(recognizers, language, true),
+    languages: () => [...languageSet].sort(),
+  };
+};
