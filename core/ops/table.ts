@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { auditOps } from '../audit/ops.ts';
 import { cecOps } from '../cec/ops.ts';
+import { clauseOps } from '../cec/clauses/ops.ts';
 import { dpaOps } from '../cec/dpa/ops.ts';
 import { chatOps } from '../chat/ops.ts';
 import { apiKeyOps } from '../identity/api-keys/ops.ts';
@@ -23,6 +24,7 @@ export const operations = {
   ...piiOps,
   ...auditOps,
   ...cecOps,
+  ...clauseOps,
   ...dpaOps,
   ...scimOps,
   ...ssoOps,
