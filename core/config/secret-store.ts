@@ -36,8 +36,7 @@ export const fileSecretStore = (
   },
 ): SecretStore => {
   const file = join(dataDir, 'secrets.json');
-  const read = (): Record<string, string> =>
-    existsSync(file) ? fileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))) : {};
+  const read = (): Record<string, string> => (existsSync(file) ? fileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))) : {});
   const write = (values: Record<string, string>): void => {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;

@@ -5,27 +5,52 @@ import { z } from 'zod';
  * here: they live in the SecretStore and are write-only from the renderer's side.
  */
 const settingFields = {
-  chatEndpoint: z.string().url().or(z.literal('')),
-  chatModel: z.string().max(200),
-  chatPiiFilter: z.enum(['off', 'redact', 'block']),
-  piiAction: z.enum(['redact', 'block', 'flag']),
-  piiScoreThreshold: z.number().min(0).max(1),
-  presidioUrl: z.string().url().or(z.literal('')),
-  presidioMerge: z.boolean(),
-  httpEnabled: z.boolean(),
-  httpPort: z.number().int().min(0).max(65535),
-  bundleOutputDir: z.string(),
-  tsaUrl: z.string().url().or(z.literal('')),
-  byosProvider: z.string(),
-  scimBaseUrl: z.string().url().or(z.literal('')),
-  samlIdpMetadataUrl: z.string().url().or(z.literal('')),
-  samlIdpMetadataXml: z.string().max(1_000_000),
-  samlSpEntityId: z.string(),
-  samlIdpIssuer: z.string(),
-  oidcProviderUrl: z.string().url().or(z.literal('')),
-  oidcClientId: z.string(),
-  oidcRedirectUri: z.string().url().or(z.literal('')),
-  requireSso: z.enum(['off', 'saml', 'oidc']),
+  chatEndpoint: z
+    .string()
+    .url()
+    .or(z.literal(''))
+    .meta({ title: 'Chat endpoint', description: 'Base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1' }),
+  chatModel: z.string().max(200).meta({ title: 'Chat model' }),
+  chatPiiFilter: z
+    .enum(['off', 'redact', 'block'])
+    .meta({ title: 'Chat PII filter', description: 'Pass outgoing user messages through the PII pipeline' }),
+  piiAction: z
+    .enum(['redact', 'block', 'flag'])
+    .meta({
+      title: 'PII pipeline action',
+      description: 'redact: return redacted text; block: refuse with 422 PII_DETECTED; flag: report only',
+    }),
+  piiScoreThreshold: z
+    .number()
+    .min(0)
+    .max(1)
+    .meta({ title: 'PII score threshold', description: 'Findings below this score are dropped (0 to 1)' }),
+  presidioUrl: z
+    .string()
+    .url()
+    .or(z.literal(''))
+    .meta({ title: 'Presidio analyzer URL', description: 'Delegate scans to a Presidio analyzer service' }),
+  presidioMerge: z.boolean().meta({ title: 'Merge Presidio with built-in results' }),
+  httpEnabled: z.boolean().meta({ title: 'Local HTTP API enabled', description: 'Desktop app only: serve the API on loopback' }),
+  httpPort: z.number().int().min(0).max(65535).meta({ title: 'HTTP port' }),
+  bundleOutputDir: z.string().meta({ title: 'Bundle output directory', description: 'Default: <data dir>/bundles' }),
+  tsaUrl: z.string().url().or(z.literal('')).meta({ title: 'RFC 3161 timestamp authority URL' }),
+  byosProvider: z.string().meta({ title: 'Evidence storage provider (BYOS)' }),
+  scimBaseUrl: z.string().url().or(z.literal('')).meta({ title: 'SCIM base URL', description: 'The /scim/v2 URL your IdP reaches' }),
+  samlIdpMetadataUrl: z.string().url().or(z.literal('')).meta({ title: 'SAML IdP metadata URL' }),
+  samlIdpMetadataXml: z.string().max(1_000_000).meta({ title: 'SAML IdP metadata XML' }),
+  samlSpEntityId: z.string().meta({ title: 'SAML SP entity ID' }),
+  samlIdpIssuer: z.string().meta({ title: 'SAML IdP issuer' }),
+  oidcProviderUrl: z.string().url().or(z.literal('')).meta({ title: 'OIDC provider URL', description: 'Issuer or discovery URL' }),
+  oidcClientId: z.string().meta({ title: 'OIDC client ID' }),
+  oidcRedirectUri: z
+    .string()
+    .url()
+    .or(z.literal(''))
+    .meta({ title: 'OIDC redirect URI', description: "Default: this server's /oidc/callback" }),
+  requireSso: z
+    .enum(['off', 'saml', 'oidc'])
+    .meta({ title: 'Require SSO for the web workbench', description: 'The admin API key sign-in always remains as break-glass' }),
 };
 
 /** The complete settings object; every field present. */

@@ -86,9 +86,7 @@ export const createSettingsService = (db: Db, secrets: SecretStore, env: NodeJS.
     secret,
     update: (patch) => {
       const next = settingsSchema.parse({ ...settingDefaults, ...stored(), ...settingsPatchSchema.parse(patch) });
-      const upsert = db.prepare(
-        'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-      );
+      const upsert = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
       db.transaction(() => {
         for (const key of Object.keys(patch) as SettingKey[]) upsert.run(key, JSON.stringify(next[key]));
       })();

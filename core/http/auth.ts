@@ -24,10 +24,18 @@ export const authenticate = async (app: App, request: FastifyRequest): Promise<{
   const bearer = bearerOf(request);
   const token = bearer ?? parseCookies(request.headers.cookie).get(sessionCookieName);
   if (token === undefined || token === '') return { actor: anonymous };
-  if (bearer !== undefined && bearer.startsWith(apiKeyPrefix)) {
+  if (bearer?.startsWith(apiKeyPrefix)) {
     const key = validateApiKey(app, bearer);
     if (key === null) return { actor: anonymous, failure: 'Invalid, revoked or expired API key' };
-    return { actor: { kind: 'apiKey', id: key.id, tier: key.tier, scopes: key.scopes, ...(key.owner_user_id ? { subject: key.owner_user_id } : {}) } };
+    return {
+      actor: {
+        kind: 'apiKey',
+        id: key.id,
+        tier: key.tier,
+        scopes: key.scopes,
+        ...(key.owner_user_id ? { subject: key.owner_user_id } : {}),
+      },
+    };
   }
   try {
     return { actor: await verifySessionJwt(app, token) };

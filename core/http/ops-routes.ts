@@ -17,8 +17,7 @@ const defaultInput = (request: { body: unknown; query: unknown; params: unknown 
 
 /** Status and body for an error on a public REST path, in the spec's shape for that path. */
 export const restError = (binding: HttpBinding, error: AppError): { status: number; body: Record<string, string> } => {
-  const status =
-    error.status ?? (error.code === 'VALIDATION' ? (binding.validationStatus ?? 400) : httpStatusFor(error.code));
+  const status = error.status ?? (error.code === 'VALIDATION' ? (binding.validationStatus ?? 400) : httpStatusFor(error.code));
   return { status, body: { [binding.errorField ?? 'error']: error.message } };
 };
 

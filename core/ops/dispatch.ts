@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { App } from '../app.ts';
 import { AppError } from '../errors.ts';
 import type { Actor, OpContext, OpResult, Operation } from './define.ts';
@@ -61,8 +61,7 @@ export const invoke = async (name: unknown, input: unknown, call: CallContext): 
     actor: call.actor,
     log,
     signal: call.signal ?? new AbortController().signal,
-    progress: (done, total, message = '') =>
-      call.app.events.emit('progress', { requestId, op: opName, done, total, message }),
+    progress: (done, total, message = '') => call.app.events.emit('progress', { requestId, op: opName, done, total, message }),
   };
   const started = performance.now();
   try {

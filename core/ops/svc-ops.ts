@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { secretNames, settingsEnv, settingsPatchSchema, settingsSchema } from '../config/settings-schema.ts';
+import type { SettingsView } from '../config/settings.ts';
 import { piiStatus } from '../pii/status.ts';
 import { version } from '../version.ts';
 import { defineOp } from './define.ts';
 
 const settingsJsonSchema = z.toJSONSchema(settingsSchema) as {
-  properties: Record<string, { type?: string; enum?: string[]; anyOf?: unknown[]; maximum?: number; minimum?: number }>;
+  properties: Record<string, { type?: string; enum?: string[]; anyOf?: unknown[]; title?: string; description?: string }>;
 };
+
+/** The settings view plus their JSON Schema and env names, so the Settings screen derives its form. */
+const describedSettings = (view: SettingsView) => ({ ...view, schema: settingsJsonSchema, env: settingsEnv });
 
 export const svcOps = {
   'svc.status': defineOp({
@@ -17,25 +21,26 @@ export const svcOps = {
     handler: async (_input, ctx) => ({ status: 'ok' as const, version, sf_pii: await piiStatus(ctx.app) }),
     http: { method: 'GET', path: '/v1/svc/status' },
   }),
+  'svc.ping': defineOp({
+    summary: 'Authenticated no-op: checks a credential and measures dispatch overhead',
+    input: z.object({}),
+    access: 'read',
+    tier: 'free',
+    handler: async (_input, ctx) => ({ pong: true as const, tier: ctx.actor.tier }),
+    http: { method: 'GET', path: '/v1/svc/ping' },
+  }),
   'settings.get': defineOp({
     summary: 'Current settings, which ones the environment overrides, and which secrets are set (never their values)',
     input: z.object({}),
     access: 'read',
     tier: 'admin',
-    handler: async (_input, ctx) => ({
-      ...ctx.app.settings.view(),
-      /** JSON Schema of the settings, so the Settings screen derives its form instead of restating it. */
-      schema: settingsJsonSchema,
-      env: settingsEnv,
-    }),
+    handler: async (_input, ctx) => describedSettings(ctx.app.settings.view()),
   }),
   'settings.update': defineOp({
     summary: 'Change settings; secrets are write-only (a value sets, null clears)',
     input: z.object({
       values: settingsPatchSchema.default({}),
-      secrets: z
-        .partialRecord(z.enum(secretNames).exclude(['sessionKey']), z.string().min(1).max(4096).nullable())
-        .default({}),
+      secrets: z.partialRecord(z.enum(secretNames).exclude(['sessionKey']), z.string().min(1).max(4096).nullable()).default({}),
     }),
     access: 'write',
     tier: 'admin',
@@ -43,7 +48,7 @@ export const svcOps = {
       for (const [name, value] of Object.entries(input.secrets)) {
         if (value !== undefined) ctx.app.settings.setSecret(name as (typeof secretNames)[number], value);
       }
-      return ctx.app.settings.update(input.values);
+      return describedSettings(ctx.app.settings.update(input.values));
     },
   }),
 } as const;

@@ -37,5 +37,4 @@ export type OpName = keyof Operations;
 export type OpInput<N extends OpName> = z.input<Operations[N]['input']>;
 export type OpOutput<N extends OpName> = Awaited<ReturnType<Operations[N]['handler']>>;
 
-export const isOpName = (name: unknown): name is OpName =>
-  typeof name === 'string' && Object.hasOwn(operations, name);
+export const isOpName = (name: unknown): name is OpName => typeof name === 'string' && Object.hasOwn(operations, name);

@@ -18,7 +18,10 @@ export type Migration = {
  */
 export const openDatabase = (file: string, migrations: readonly Migration[] = allMigrations): Db => {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
+  // The desktop app points this at a better-sqlite3 build for Electron's ABI (scripts/start-electron.mjs), while
+  // tests and `svc serve` use the Node build in node_modules.
+  const nativeBinding = process.env.SVC_SQLITE_NATIVE_BINDING;
+  const db = new Database(file, nativeBinding ? { nativeBinding } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
@@ -42,10 +45,7 @@ export const migrate = (db: Db, migrations: readonly Migration[]): void => {
     if (applied.has(migration.id)) continue;
     db.transaction(() => {
       migration.up(db);
-      db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)').run(
-        migration.id,
-        new Date().toISOString(),
-      );
+      db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)').run(migration.id, new Date().toISOString());
     })();
   }
 };

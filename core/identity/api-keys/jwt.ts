@@ -45,8 +45,7 @@ const signingKey = (app: App): Uint8Array =>
 /** Checks whether the session a token derives from is still alive; domains register checks by sid prefix. */
 export type SessionLiveness = (app: App, sid: string) => boolean;
 const livenessChecks = new Map<string, SessionLiveness>([['key-', (app, sid) => isKeyActive(app, sid)]]);
-export const registerSessionLiveness = (sidPrefix: string, check: SessionLiveness): void =>
-  void livenessChecks.set(sidPrefix, check);
+export const registerSessionLiveness = (sidPrefix: string, check: SessionLiveness): void => void livenessChecks.set(sidPrefix, check);
 
 export const issueSessionJwt = async (
   app: App,

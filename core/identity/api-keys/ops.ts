@@ -25,7 +25,14 @@ export const apiKeyOps = {
   }),
   'keys.rotate': defineOp({
     summary: 'Issue a new secret for a key; the old one stays valid for grace_seconds',
-    input: keyId.extend({ grace_seconds: z.number().int().min(0).max(30 * 86_400).default(0) }),
+    input: keyId.extend({
+      grace_seconds: z
+        .number()
+        .int()
+        .min(0)
+        .max(30 * 86_400)
+        .default(0),
+    }),
     access: 'write',
     tier: 'admin',
     handler: async (input, ctx) => rotateApiKey(ctx.app, input.id, input.grace_seconds),

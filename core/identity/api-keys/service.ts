@@ -29,7 +29,10 @@ export type CreatedApiKey = ApiKeyInfo & { readonly secret: string };
 export const createKeyInput = z.object({
   name: z.string().trim().min(1).max(100).default('API key'),
   tier: z.enum(keyTiers),
-  scopes: z.array(z.enum(['scim'])).max(8).default([]),
+  scopes: z
+    .array(z.enum(['scim']))
+    .max(8)
+    .default([]),
   expires_in_days: z.number().int().min(1).max(3650).optional(),
   owner_user_id: z.string().max(100).optional(),
 });
@@ -48,6 +51,8 @@ type Row = {
   revoked_at: string | null;
   last_used_at: string | null;
 };
+
+const lastUsedResolutionMs = 60_000;
 
 const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
@@ -103,9 +108,7 @@ const getRow = (app: App, id: string): Row => {
 
 export const listApiKeys = (app: App): ApiKeyInfo[] => {
   const now = app.now();
-  return (app.db.prepare('SELECT * FROM api_keys ORDER BY created_at DESC, id DESC').all() as Row[]).map((row) =>
-    toInfo(row, now),
-  );
+  return (app.db.prepare('SELECT * FROM api_keys ORDER BY created_at DESC, id DESC').all() as Row[]).map((row) => toInfo(row, now));
 };
 
 export const revokeApiKey = (app: App, id: string): ApiKeyInfo => {
@@ -145,9 +148,8 @@ export const rotateApiKey = (app: App, id: string, graceSeconds = 0): CreatedApi
 
 /** Revokes every active key issued to a (SCIM) user; returns how many. Called when a user is deactivated or deleted. */
 export const revokeKeysOfUser = (app: App, userId: string): number =>
-  app.db
-    .prepare('UPDATE api_keys SET revoked_at = ? WHERE owner_user_id = ? AND revoked_at IS NULL')
-    .run(app.now().toISOString(), userId).changes;
+  app.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE owner_user_id = ? AND revoked_at IS NULL').run(app.now().toISOString(), userId)
+    .changes;
 
 /**
  * Checks a presented secret. Malformed keys are rejected before any look-up; the stored hash is compared in
@@ -161,7 +163,11 @@ export const validateApiKey = (app: App, secret: string): ApiKeyInfo | null => {
   if (!timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), Buffer.from(presented, 'hex'))) return null;
   const info = toInfo(row, app.now());
   if (info.status !== 'active') return null;
-  app.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(app.now().toISOString(), row.id);
+  // Stamp last use at most once a minute: a durable write on every request would cost an fsync each.
+  const now = app.now();
+  if (row.last_used_at === null || now.getTime() - new Date(row.last_used_at).getTime() > lastUsedResolutionMs) {
+    app.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now.toISOString(), row.id);
+  }
   return info;
 };
 

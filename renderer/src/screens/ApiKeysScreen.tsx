@@ -16,7 +16,11 @@ export const ApiKeysScreen = () => {
     setName('');
   };
   return (
-    <Page title="API Keys" description="Keys for tools that call the local API. A secret is shown once, when created or rotated." error={error}>
+    <Page
+      title="API Keys"
+      description="Keys for tools that call the local API. A secret is shown once, when created or rotated."
+      error={error}
+    >
       <form onSubmit={submit} className="toolbar" aria-label="Create API key">
         <label>
           Name
@@ -41,10 +45,10 @@ export const ApiKeysScreen = () => {
       </form>
       {revealed ? (
         <div role="status" className="notice">
-          <p>
+          <p id="new-key-label">
             New secret for <strong>{revealed.name}</strong>. Copy it now: it will not be shown again.
           </p>
-          <code aria-label="New API key secret" className="secret">
+          <code id="new-key-secret" className="secret">
             {revealed.secret}
           </code>
           <div className="row">
@@ -93,16 +97,16 @@ export const ApiKeysScreen = () => {
               </td>
               <td>{new Date(key.created_at).toLocaleString()}</td>
               <td>{key.last_used_at ? new Date(key.last_used_at).toLocaleString() : '—'}</td>
-              <td className="row">
+              <td>
                 {key.status === 'active' ? (
-                  <>
+                  <div className="row">
                     <button type="button" onClick={() => void rotate(key.id, 3600)} aria-label={`Rotate ${key.name}`}>
                       Rotate
                     </button>
                     <button type="button" className="danger" onClick={() => void revoke(key.id)} aria-label={`Revoke ${key.name}`}>
                       Revoke
                     </button>
-                  </>
+                  </div>
                 ) : null}
               </td>
             </tr>

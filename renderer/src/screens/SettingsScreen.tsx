@@ -1,11 +1,9 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { Page } from '../components/Page.tsx';
 import { useSettings } from '../state/settings.ts';
 
-type Field = { type?: string; enum?: string[]; anyOf?: unknown[] };
+type Field = { type?: string; enum?: string[]; anyOf?: unknown[]; title?: string; description?: string };
 type Values = Record<string, string | number | boolean>;
-
-const labelOf = (key: string): string => key.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase());
 
 const secretLabels: Record<string, string> = {
   signingKey: 'Bundle signing key (HMAC)',
@@ -22,7 +20,12 @@ export const SettingsScreen = () => {
   useEffect(() => {
     if (view) setValues({ ...(view.values as Values) });
   }, [view]);
-  if (!view) return <Page title="Settings" error={error}>{error ? null : <p role="status">Loading…</p>}</Page>;
+  if (!view)
+    return (
+      <Page title="Settings" error={error}>
+        {error ? null : <p role="status">Loading…</p>}
+      </Page>
+    );
 
   const fields = Object.entries(view.schema.properties) as [string, Field][];
   const overridden = new Set<string>(view.overriddenByEnv);
@@ -45,12 +48,25 @@ export const SettingsScreen = () => {
             const env = (view.env as Record<string, string | undefined>)[key];
             const disabled = overridden.has(key);
             const hint = disabled ? `Set by ${env}` : env ? `Env: ${env}` : undefined;
-            let control;
+            let control: ReactNode;
             if (field.type === 'boolean') {
-              control = <input id={id} type="checkbox" checked={value === true} disabled={disabled} onChange={(e) => setValues({ ...values, [key]: e.target.checked })} />;
+              control = (
+                <input
+                  id={id}
+                  type="checkbox"
+                  checked={value === true}
+                  disabled={disabled}
+                  onChange={(e) => setValues({ ...values, [key]: e.target.checked })}
+                />
+              );
             } else if (field.enum) {
               control = (
-                <select id={id} value={String(value ?? '')} disabled={disabled} onChange={(e) => setValues({ ...values, [key]: e.target.value })}>
+                <select
+                  id={id}
+                  value={String(value ?? '')}
+                  disabled={disabled}
+                  onChange={(e) => setValues({ ...values, [key]: e.target.value })}
+                >
                   {field.enum.map((option) => (
                     <option key={option} value={option}>
                       {option}
@@ -59,14 +75,30 @@ export const SettingsScreen = () => {
                 </select>
               );
             } else if (field.type === 'number' || field.type === 'integer') {
-              control = <input id={id} type="number" value={Number(value ?? 0)} disabled={disabled} onChange={(e) => setValues({ ...values, [key]: Number(e.target.value) })} />;
+              control = (
+                <input
+                  id={id}
+                  type="number"
+                  value={Number(value ?? 0)}
+                  disabled={disabled}
+                  onChange={(e) => setValues({ ...values, [key]: Number(e.target.value) })}
+                />
+              );
             } else {
-              control = <input id={id} value={String(value ?? '')} disabled={disabled} onChange={(e) => setValues({ ...values, [key]: e.target.value })} />;
+              control = (
+                <input
+                  id={id}
+                  value={String(value ?? '')}
+                  disabled={disabled}
+                  onChange={(e) => setValues({ ...values, [key]: e.target.value })}
+                />
+              );
             }
             return (
               <div key={key} className="field">
-                <label htmlFor={id}>{labelOf(key)}</label>
+                <label htmlFor={id}>{field.title ?? key}</label>
                 {control}
+                {field.description ? <small className="muted">{field.description}</small> : null}
                 {hint ? <small className="muted">{hint}</small> : null}
               </div>
             );

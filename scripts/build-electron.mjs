@@ -1,0 +1,8 @@
+// Bundles our TypeScript for Electron: main as ESM, preload as CommonJS (sandboxed preloads cannot be ESM).
+// Dependencies stay external: electron-builder ships node_modules, and native modules cannot be bundled.
+import { build } from 'esbuild';
+
+const common = { bundle: true, platform: 'node', target: 'node22', packages: 'external', sourcemap: false, logLevel: 'warning' };
+await build({ ...common, entryPoints: ['main/index.ts'], format: 'esm', outfile: 'dist-electron/main.mjs' });
+await build({ ...common, entryPoints: ['preload/index.ts'], format: 'cjs', outfile: 'dist-electron/preload.cjs', external: ['electron'] });
+console.log('built dist-electron/main.mjs and dist-electron/preload.cjs');
