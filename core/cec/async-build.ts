@@ -4,14 +4,19 @@ import { SFCECBuildError } from '../errors.ts';
 import type { BuildParams, BuiltBundle } from './build.ts';
 import type { WorkerJob, WorkerMessage } from './build-worker.ts';
 
-const workerUrl = new URL('./build-worker.ts', import.meta.url);
+const workerUrl = new URL('./build-worker.ts', import.meta.url).href;
+/**
+ * `--import tsx` in a worker's execArgv does not reach the worker's own entry module on Node 20, so a tiny
+ * eval'd bootstrap registers tsx's ESM hooks first and then imports the TypeScript worker.
+ */
+const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerUrl)}); })`;
 
 const plainEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
   Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
 /**
  * Runs writeBundle in a worker thread so the caller's event loop stays free. The worker is TypeScript, so it
- * starts with `--import tsx` (works under vitest and under `node --import tsx` alike). The worker opens its
+ * is started through tsx's register API (works under vitest and under `node --import tsx` alike). The worker opens its
  * own connection to the app's SQLite file; a `:memory:` app has nothing to share, so it needs a data dir.
  */
 export const writeBundleInWorker = (app: App, params: BuildParams): Promise<BuiltBundle> => {
@@ -21,7 +26,7 @@ export const writeBundleInWorker = (app: App, params: BuildParams): Promise<Buil
   const { onProgress, ...rest } = params;
   const job: WorkerJob = { dataDir: app.dataDir, env: plainEnv(app.env), params: rest };
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerUrl, { workerData: job, execArgv: ['--import', 'tsx'] });
+    const worker = new Worker(bootstrap, { eval: true, workerData: job });
     let settled = false;
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'progress') onProgress?.(message.done, message.total, message.message);

@@ -119,6 +119,7 @@ export class LineReader {
   #pending = '';
   #decoder = new StringDecoder('utf8');
   #lines: string[] = [];
+  #index = 0;
   #done = false;
 
   constructor(
@@ -130,12 +131,14 @@ export class LineReader {
   /** The next non-empty line, or null at the end of the entry. */
   async next(): Promise<string | null> {
     for (;;) {
-      const line = this.#lines.shift();
-      if (line !== undefined) {
+      while (this.#index < this.#lines.length) {
+        const line = this.#lines[this.#index] as string;
+        this.#index += 1;
         if (line !== '') return line;
-        continue;
       }
       if (this.#done) return null;
+      this.#lines = [];
+      this.#index = 0;
       await this.#fill();
     }
   }
@@ -167,7 +170,7 @@ export class LineReader {
     if (this.#pending.length > this.budget.limits.maxLineBytes) {
       throw new ArchiveError(`entry "${this.item.name}" has a line longer than ${this.budget.limits.maxLineBytes} bytes`);
     }
-    this.#lines.push(...parts);
+    this.#lines = parts;
   }
 
   /** Stops reading early (on a fatal error elsewhere). */

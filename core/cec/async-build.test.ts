@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { SFCECClient } from './client.ts';
+import { seedDays, tempApp } from './test-support.ts';
+
+describe('buildBundleAsync', () => {
+  it('builds in a worker thread while the event loop stays responsive', async () => {
+    const { app, cleanup } = tempApp();
+    try {
+      const days = Array.from({ length: 20 }, (_, i) => `2026-05-${String(i + 1).padStart(2, '0')}`);
+      seedDays(app, 'big', days, 250); // 30,000 records
+      const client = new SFCECClient({ app });
+      const progress: number[] = [];
+      let maxLag = 0;
+      let last = performance.now();
+      const timer = setInterval(() => {
+        const now = performance.now();
+        maxLag = Math.max(maxLag, now - last - 10);
+        last = now;
+      }, 10);
+      const result = await client
+        .buildBundleAsync('big', ['2026-05-01', '2026-05-20'], undefined, { onProgress: (done) => progress.push(done) })
+        .finally(() => clearInterval(timer));
+      expect(Object.values(result.record_counts).reduce((a, b) => a + b, 0)).toBe(30_000);
+      expect(progress.at(-1)).toBe(30_000);
+      expect(maxLag).toBeLessThan(100);
+      expect(await client.getBundle(result.bundle_id)).toEqual(result);
+      expect((await client.verifyBundle(result.zip_path)).overall_valid).toBe(true);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('refuses an in-memory app, which a worker cannot share', async () => {
+    const { createApp } = await import('../app.ts');
+    const app = createApp({ dataDir: ':memory:' });
+    await expect(new SFCECClient({ app }).buildBundleAsync('p', ['2026-01-01', '2026-01-01'])).rejects.toThrow(/data dir/);
+    app.close();
+  });
+});

@@ -1,0 +1,165 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { join } from 'node:path';
+import { CompactSign, calculateJwkThumbprint, type JWK } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SFCECClient } from './client.ts';
+import { exportPublicKey } from './ed25519.ts';
+import { seedDays, tempApp } from './test-support.ts';
+import { readAllEntries, writeEntries } from './zip-fixtures.ts';
+
+const fixture = tempApp();
+const client = new SFCECClient({ app: fixture.app });
+let good = '';
+let entries = new Map<string, Buffer>();
+let counter = 0;
+
+beforeAll(async () => {
+  // 01-05 records land between the 01-02 and 01-03 ones in the chain: they become witnesses.
+  seedDays(fixture.app, 'proj', ['2026-01-01', '2026-01-02', '2026-01-05', '2026-01-03', '2026-01-04'], 2);
+  good = (await client.buildBundle('proj', ['2026-01-02', '2026-01-03'])).zip_path;
+  entries = await readAllEntries(good);
+});
+afterAll(() => fixture.cleanup());
+
+/** Writes a copy of the good bundle with one entry changed and verifies it. */
+const tampered = async (name: string, change: (bytes: Buffer) => Buffer, options: { key?: string; publicKey?: string } = {}) => {
+  const copy = new Map(entries);
+  copy.set(name, change(entries.get(name) as Buffer));
+  counter += 1;
+  const path = join(fixture.dir, `tampered-${counter}.zip`);
+  await writeEntries(path, copy);
+  return client.verifyBundle(path, options);
+};
+const editJson =
+  (edit: (value: Record<string, unknown>) => void) =>
+  (bytes: Buffer): Buffer => {
+    const value = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+    edit(value);
+    return Buffer.from(JSON.stringify(value));
+  };
+
+describe('tampering each part of a bundle', () => {
+  it('the untouched bundle (rewritten by another ZIP writer) verifies, with witnesses in its proof', async () => {
+    const proof = JSON.parse((entries.get('chain_proof.json') as Buffer).toString('utf8')) as {
+      witness_count: number;
+      record_count: number;
+    };
+    expect(proof.witness_count).toBe(12);
+    expect(proof.record_count).toBe(24);
+    const result = await tampered('VERIFY.md', (bytes) => bytes);
+    expect(result.errors).toEqual([]);
+    expect(result.overall_valid).toBe(true);
+  });
+
+  it('a changed record fails the chain and the entry digest', async () => {
+    const result = await tampered('score_records/records.ndjson', (bytes) =>
+      Buffer.from(bytes.toString('utf8').replace('"value":0.91', '"value":0.99')),
+    );
+    expect(result.chain_valid).toBe(false);
+    expect(result.manifest_valid).toBe(false);
+    expect(result.overall_valid).toBe(false);
+    expect(result.errors.join('\n')).toMatch(/hash does not match its content/);
+    expect(result.errors.join('\n')).toMatch(/SHA-256 of score_records\/records.ndjson/);
+  });
+
+  it('a removed record breaks the chain links', async () => {
+    const result = await tampered('drift_events/records.ndjson', (bytes) =>
+      Buffer.from(bytes.toString('utf8').split('\n').slice(1).join('\n')),
+    );
+    expect(result.chain_valid).toBe(false);
+    expect(result.errors.join('\n')).toMatch(/expected seq|does not link/);
+  });
+
+  it('a changed witness fails the chain', async () => {
+    const result = await tampered(
+      'chain_proof.json',
+      editJson((proof) => {
+        const witnesses = proof.witnesses as { hash: string }[];
+        (witnesses[3] as { hash: string }).hash = 'f'.repeat(64);
+      }),
+    );
+    expect(result.chain_valid).toBe(false);
+    expect(result.manifest_valid).toBe(false);
+    expect(result.errors.join('\n')).toMatch(/does not link to the previous hash/);
+  });
+
+  it('a changed manifest fails the HMAC and the signature', async () => {
+    const result = await tampered(
+      'manifest.json',
+      editJson((manifest) => {
+        (manifest.record_counts as Record<string, number>).score_records = 99;
+      }),
+    );
+    expect(result.manifest_valid).toBe(false);
+    expect(result.checks.find((check) => check.name === 'hmac')?.status).toBe('fail');
+    expect(result.checks.find((check) => check.name === 'signature')?.status).toBe('fail');
+  });
+
+  it('a changed clause map fails its digest', async () => {
+    const result = await tampered(
+      'clause_map.json',
+      editJson((map) => {
+        const first = (map.entries as { status: string }[])[0] as { status: string };
+        first.status = first.status === 'GAP' ? 'SATISFIED' : 'GAP';
+      }),
+    );
+    expect(result.manifest_valid).toBe(false);
+    expect(result.chain_valid).toBe(true);
+    expect(result.errors).toEqual(['SHA-256 of clause_map.json does not match the manifest']);
+  });
+
+  it('a changed or missing timestamp fails the timestamp check', async () => {
+    const result = await tampered('rfc3161_timestamp.tsr', (bytes) =>
+      Buffer.from(bytes.toString('utf8').replace(/imprint-sha256: ./, 'imprint-sha256: 0')),
+    );
+    expect(result.timestamp_valid).toBe(false);
+    expect(result.manifest_valid).toBe(true);
+    expect(result.overall_valid).toBe(false);
+    const copy = new Map(entries);
+    copy.delete('rfc3161_timestamp.tsr');
+    const path = join(fixture.dir, 'no-tsr.zip');
+    await writeEntries(path, copy);
+    expect((await client.verifyBundle(path)).timestamp_valid).toBe(false);
+  });
+
+  it('a corrupted signature fails the signature check', async () => {
+    const result = await tampered(
+      'attestation.json',
+      editJson((attestation) => {
+        const jws = attestation.jws as { compact: string };
+        jws.compact = `${jws.compact.slice(0, -6)}AAAAAA`;
+      }),
+    );
+    expect(result.manifest_valid).toBe(false);
+    expect(result.errors.join('\n')).toMatch(/Ed25519 signature does not verify with the embedded key/);
+  });
+
+  it('a re-signed attestation with another key passes the embedded check but not the trusted key', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const jwk = publicKey.export({ format: 'jwk' }) as JWK;
+    const kid = await calculateJwkThumbprint(jwk, 'sha256');
+    const forged = JSON.parse((entries.get('attestation.json') as Buffer).toString('utf8')) as Record<string, unknown>;
+    const payload = Buffer.from(JSON.stringify({ bundle_id: forged.bundle_id, manifest_sha256: forged.manifest_sha256 }));
+    const compact = await new CompactSign(payload).setProtectedHeader({ alg: 'EdDSA', kid }).sign(privateKey);
+    forged.jws = { alg: 'EdDSA', kid, public_jwk: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, compact };
+    const trusted = JSON.stringify((await exportPublicKey(fixture.app)).jwk);
+    const result = await tampered('attestation.json', () => Buffer.from(JSON.stringify(forged)), {
+      key: 'x'.repeat(32),
+      publicKey: trusted,
+    });
+    expect(result.manifest_valid).toBe(false);
+    expect(result.errors).toContain('Ed25519 signature does not verify with the trusted public key');
+  });
+
+  it('verifies with a trusted public key alone (no HMAC key), and fails with the wrong HMAC key', async () => {
+    const { pem } = await exportPublicKey(fixture.app);
+    const keyless = new SFCECClient({ app: tempApp({ SVC_SIGNING_KEY: '' }).app });
+    const withPem = await keyless.verifyBundle(good, { publicKey: pem });
+    expect(withPem.errors).toEqual([]);
+    expect(withPem.overall_valid).toBe(true);
+    expect(withPem.checks.find((check) => check.name === 'hmac')?.status).toBe('skipped');
+    const wrong = await client.verifyBundle(good, { key: 'another-key-0123456789abcdef' });
+    expect(wrong.manifest_valid).toBe(false);
+    expect(wrong.errors[0]).toMatch(/manifest HMAC does not match/);
+  });
+});
