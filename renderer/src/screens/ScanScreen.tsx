@@ -33,7 +33,7 @@ const Highlighted = ({ text, findings }: { text: string; findings: readonly Find
   }
   if (cursor < points.length) parts.push(<span key={`t${cursor}`}>{points.slice(cursor).join('')}</span>);
   return (
-    <pre className="scan-text" aria-label="Findings in text">
+    <pre className="scan-text" aria-label="Highlighted findings">
       {parts}
     </pre>
   );
@@ -141,7 +141,7 @@ export const ScanScreen = () => {
             </section>
             <section aria-labelledby="scan-redacted">
               <h2 id="scan-redacted">Redacted text</h2>
-              <pre className="scan-text" aria-label="Redacted text">
+              <pre className="scan-text" aria-label="Redacted output">
                 {result.value.redacted_text}
               </pre>
               <div className="row">
