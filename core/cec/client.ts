@@ -6,6 +6,8 @@ import { AppError, SFCECBuildError } from '../errors.ts';
 import { writeBundleInWorker } from './async-build.ts';
 import { type BuildParams, type BuiltBundle, writeBundle } from './build.ts';
 import { defaultBundleDir } from './bundle-path.ts';
+import { type GenerateDpaOptions, generateDpa } from './dpa/generate.ts';
+import type { DPADocument } from './dpa/types.ts';
 import { type FrameworkId, frameworkIds, resolveFramework } from './clauses/index.ts';
 import { checkDateRange } from './dates.ts';
 import { readTrustedPublicKey } from './ed25519.ts';
@@ -114,6 +116,16 @@ export class SFCECClient {
     if (!existsSync(entry.zip_path)) throw new SFCECBuildError(`The ZIP of bundle ${bundleId} is gone from disk`, { code: 'NOT_FOUND' });
     setExpiry(this.app, bundleId, new Date(this.app.now().getTime() + downloadValidityMs).toISOString());
     return toBundleResult(getEntry(this.app, bundleId) as NonNullable<ReturnType<typeof getEntry>>);
+  }
+
+  /** Generates and stores a GDPR Art. 28 DPA (spec `generate_dpa`). @throws SFCECExportError on bad input or failure. */
+  async generateDpa(
+    projectId: string,
+    controllerDetails: Record<string, unknown>,
+    processorDetails: Record<string, unknown>,
+    options: GenerateDpaOptions,
+  ): Promise<DPADocument> {
+    return generateDpa(this.app, projectId, controllerDetails, processorDetails, options);
   }
 
   async #build(

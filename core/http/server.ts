@@ -5,6 +5,7 @@ import { AppError } from '../errors.ts';
 import type { Actor } from '../ops/define.ts';
 import { auditRoutes } from '../audit/http.ts';
 import { cecRoutes } from '../cec/http.ts';
+import { dpaRoutes } from '../cec/dpa/http.ts';
 import { oidcRoutes } from '../identity/oidc/http.ts';
 import { samlRoutes } from '../identity/saml/http.ts';
 import { scimRoutes } from '../identity/scim/http.ts';
@@ -23,7 +24,7 @@ import { registerWebLogin, webSessionStarter } from './web-login.ts';
 export const bodyLimitBytes = 1024 * 1024;
 
 /** Every protocol plugin, in registration order. */
-const protocolRoutes: readonly ProtocolRoutes[] = [piiRoutes, auditRoutes, cecRoutes, scimRoutes, samlRoutes, oidcRoutes];
+const protocolRoutes: readonly ProtocolRoutes[] = [piiRoutes, auditRoutes, cecRoutes, dpaRoutes, scimRoutes, samlRoutes, oidcRoutes];
 
 export type ServerOptions = {
   readonly app: App;
