@@ -1,0 +1,177 @@
+import type { App } from '../app.ts';
+import { defaultApp } from '../default-app.ts';
+import { AppError, SFIdentityError } from '../errors.ts';
+import { invoke } from '../ops/dispatch.ts';
+import {
+  type ApiKeyInfo,
+  type CreatedApiKey,
+  type CreateKeyInput,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  rotateApiKey,
+  validateApiKey,
+} from './api-keys/service.ts';
+import { type OIDCAuthRequest, type OIDCTokenResult, type OidcAuthorizeInput, oidcAuthorize, oidcCallback } from './oidc/service.ts';
+import {
+  scimCreateGroup,
+  scimCreateUser,
+  scimDeleteGroup,
+  scimDeleteUser,
+  scimGetUser,
+  scimListGroups,
+  scimListUsers,
+  scimPatchUser,
+} from './scim/service.ts';
+import type { SCIMGroup, SCIMListResponse, SCIMUser } from './scim/types.ts';
+import { delegateSession, delegateSessionAsync, getSession, revokeIdpSession, type SSOSession } from './sso/sessions.ts';
+
+/** Every identity failure surfaces as SFIdentityError (spec 7), keeping the code and the cause. */
+const asIdentityError = (error: unknown): unknown =>
+  error instanceof AppError && !(error instanceof SFIdentityError)
+    ? new SFIdentityError(error.message, { code: error.code, cause: error, ...(error.status === undefined ? {} : { status: error.status }) })
+    : error;
+
+const guard = <T>(work: () => T): T => {
+  try {
+    return work();
+  } catch (error) {
+    throw asIdentityError(error);
+  }
+};
+const guardAsync = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    throw asIdentityError(error);
+  }
+};
+
+/**
+ * The identity and SSO client of spec 4.4: SCIM users and groups, SSO session delegation, OIDC, and API keys,
+ * over the app's SQLite store. Without an app it uses the default app (SVC_DATA_DIR), opened on first use.
+ */
+export class SFIdentityClient {
+  readonly #app: App | undefined;
+
+  constructor(app?: App) {
+    this.#app = app;
+  }
+
+  get app(): App {
+    return this.#app ?? defaultApp();
+  }
+
+  /** Users matching a SCIM filter (empty: all); `startIndex` 1-based; `count` at most 100. */
+  scimListUsers(filterStr = '', startIndex = 1, count = 100): SCIMListResponse<SCIMUser> {
+    return guard(() => scimListUsers(this.app, filterStr, startIndex, count));
+  }
+
+  /** Creates a user from an RFC 7643 User resource. Throws SFIdentityError when the userName exists. */
+  scimCreateUser(userData: Record<string, unknown>): SCIMUser {
+    return guard(() => scimCreateUser(this.app, userData));
+  }
+
+  /** Throws SFIdentityError when the user is not found. */
+  scimGetUser(userId: string): SCIMUser {
+    return guard(() => scimGetUser(this.app, userId));
+  }
+
+  /** Applies RFC 7644 3.5.2 PATCH operations atomically; `replace active false` deactivates. */
+  scimPatchUser(userId: string, patchOps: readonly Record<string, unknown>[]): SCIMUser {
+    return guard(() => scimPatchUser(this.app, userId, patchOps));
+  }
+
+  /** Deletes permanently and revokes the user's SSO sessions. Throws SFIdentityError when not found. */
+  scimDeleteUser(userId: string): void {
+    guard(() => scimDeleteUser(this.app, userId));
+  }
+
+  scimListGroups(startIndex = 1, count = 100): SCIMListResponse<SCIMGroup> {
+    return guard(() => scimListGroups(this.app, startIndex, count));
+  }
+
+  scimCreateGroup(groupData: Record<string, unknown>): SCIMGroup {
+    return guard(() => scimCreateGroup(this.app, groupData));
+  }
+
+  /** Deletes a group; its members remain. */
+  scimDeleteGroup(groupId: string): void {
+    guard(() => scimDeleteGroup(this.app, groupId));
+  }
+
+  /** Binds an IdP session to a new workbench session (8 h). */
+  ssoDelegateSession(idpSessionId: string, subject: string, email: string, projectId: string): SSOSession {
+    return guard(() => delegateSession(this.app, { idp_session_id: idpSessionId, subject, email, project_id: projectId }));
+  }
+
+  /** Non-blocking delegation; email defaults to '' and projectId to 'default'. */
+  ssoDelegateSessionAsync(idpSessionId: string, subject: string, options: { email?: string; projectId?: string } = {}): Promise<SSOSession> {
+    return guardAsync(() =>
+      delegateSessionAsync(this.app, {
+        idp_session_id: idpSessionId,
+        subject,
+        email: options.email ?? '',
+        project_id: options.projectId ?? 'default',
+      }),
+    );
+  }
+
+  /** Throws SFIdentityError when the session is unknown, revoked or expired. */
+  ssoGetSession(sessionId: string): SSOSession {
+    return guard(() => getSession(this.app, sessionId));
+  }
+
+  /** Revokes every session delegated from the IdP session; false when none matched. */
+  ssoRevokeIdpSession(idpSessionId: string): boolean {
+    return guard(() => revokeIdpSession(this.app, idpSessionId));
+  }
+
+  /** Starts an OIDC authorization-code login with PKCE (defaults from settings). */
+  oidcAuthorize(input: OidcAuthorizeInput = {}): Promise<OIDCAuthRequest> {
+    return guardAsync(() => oidcAuthorize(this.app, input));
+  }
+
+  /** Completes an OIDC login; SFIdentityError on state mismatch or exchange failure. */
+  oidcCallback(code: string, state: string, subject: string, email: string): Promise<OIDCTokenResult> {
+    return guardAsync(() => oidcCallback(this.app, { code, state, subject, email }));
+  }
+
+  /** Creates an API key; the returned secret is shown only this once. */
+  createApiKey(input: CreateKeyInput): CreatedApiKey {
+    return guard(() => createApiKey(this.app, input));
+  }
+
+  listApiKeys(): ApiKeyInfo[] {
+    return guard(() => listApiKeys(this.app));
+  }
+
+  /** Issues a new secret; the old one works for `graceSeconds` (default 0). */
+  rotateApiKey(keyId: string, graceSeconds = 0): CreatedApiKey {
+    return guard(() => rotateApiKey(this.app, keyId, graceSeconds));
+  }
+
+  revokeApiKey(keyId: string): ApiKeyInfo {
+    return guard(() => revokeApiKey(this.app, keyId));
+  }
+
+  /** The active key a secret belongs to, or null. */
+  validateApiKey(secret: string): ApiKeyInfo | null {
+    return guard(() => validateApiKey(this.app, secret));
+  }
+
+  /** Exchanges an API key for a short-lived session JWT (the `auth.exchange` operation). */
+  exchangeApiKey(apiKey: string): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }> {
+    return guardAsync(
+      async () =>
+        (await invoke('auth.exchange', { api_key: apiKey }, { app: this.app, actor: { kind: 'local', id: 'sdk', tier: 'admin', scopes: [] } })) as {
+          access_token: string;
+          token_type: 'Bearer';
+          expires_in: number;
+        },
+    );
+  }
+}
+
+/** The SDK singleton over the default app. */
+export const sfIdentity = new SFIdentityClient();
