@@ -164,6 +164,16 @@ describe('API key exchange and browser sessions', () => {
     expect(again.statusCode).toBe(401);
   });
 
+  it('with SSO required, keeps admin-key sign-in as break-glass and refuses other keys', async () => {
+    t.app.settings.update({ requireSso: 'oidc' });
+    const apiTier = await t.server.inject({ method: 'POST', url: '/auth/login', payload: { api_key: t.keyFor('api') } });
+    expect(apiTier.statusCode).toBe(403);
+    const admin = await t.server.inject({ method: 'POST', url: '/auth/login', payload: { api_key: t.adminKey } });
+    expect(admin.statusCode).toBe(200);
+    const session = await t.server.inject({ method: 'GET', url: '/auth/session' });
+    expect(session.json().sso.required).toBe('oidc');
+  });
+
   it('logs in with an admin API key (break-glass) and logs out', async () => {
     const login = await t.server.inject({ method: 'POST', url: '/auth/login', payload: { api_key: t.adminKey } });
     expect(login.statusCode).toBe(200);

@@ -26,6 +26,11 @@ export const LoginScreen = () => {
             Sign in with SAML
           </a>
         ) : null}
+        {session?.sso.required && session.sso.required !== 'off' ? (
+          <p className="muted">
+            This server requires single sign-on. Administrators can still sign in with an admin API key (break-glass).
+          </p>
+        ) : null}
         <form onSubmit={submit} className="stack">
           <label htmlFor="login-key">API key</label>
           <input id="login-key" type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
