@@ -99,9 +99,13 @@ export const importNdjson = async (
     }
     if (errors.length > 0) {
       const first = errors[0] as LineError;
-      throw new AppError('VALIDATION', `${errors.length}${errors.length >= maxReportedErrors ? '+' : ''} invalid line(s), nothing was imported; line ${first.line}: ${first.message}`, {
-        detail: { errors },
-      });
+      throw new AppError(
+        'VALIDATION',
+        `${errors.length}${errors.length >= maxReportedErrors ? '+' : ''} invalid line(s), nothing was imported; line ${first.line}: ${first.message}`,
+        {
+          detail: { errors },
+        },
+      );
     }
     staged += batch.length;
     stage(batch.splice(0));

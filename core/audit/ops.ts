@@ -19,18 +19,21 @@ export const maxAppendBatch = 10_000;
 /** Operations of the evidence store (contract A's surface for the UI, REST and other tools). */
 export const auditOps = {
   'audit.append': defineOp({
-    summary: 'Append evidence records to their projects\' hash chains, all or nothing',
+    summary: "Append evidence records to their projects' hash chains, all or nothing",
     // Each element is validated in full (envelope + payload schema) by the store, which reports the index.
     input: z.object({ records: z.array(z.record(z.string(), z.unknown())).min(1).max(maxAppendBatch) }),
     access: 'write',
     tier: 'api',
     handler: async (input, ctx) => {
       const records = appendEvidence(ctx.app, input.records as unknown as EvidenceInput[]);
-      return { imported: records.length, records: records.map(({ seq, record_id, project_id, hash }) => ({ seq, record_id, project_id, hash })) };
+      return {
+        imported: records.length,
+        records: records.map(({ seq, record_id, project_id, hash }) => ({ seq, record_id, project_id, hash })),
+      };
     },
   }),
   'audit.query': defineOp({
-    summary: 'A page of a project\'s evidence records in chain order, filtered by schema key and UTC date range',
+    summary: "A page of a project's evidence records in chain order, filtered by schema key and UTC date range",
     input: z.strictObject({
       project_id: projectIdSchema,
       schema_key: z.enum(schemaKeys).optional(),
@@ -55,7 +58,7 @@ export const auditOps = {
     http: { method: 'GET', path: '/v1/audit/records', errorField: 'error' },
   }),
   'audit.verifyChain': defineOp({
-    summary: 'Re-hash every record of a project\'s chain and check its links; reports the first broken seq',
+    summary: "Re-hash every record of a project's chain and check its links; reports the first broken seq",
     input: z.object({ project_id: projectIdSchema }),
     access: 'read',
     tier: 'api',

@@ -35,9 +35,7 @@ const statements = (db: Db) => ({
     `SELECT seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash
        FROM audit_records WHERE ${filter} AND seq > ? ORDER BY seq LIMIT ? OFFSET ?`,
   ),
-  total: db.prepare<[string, string, string, string, string], { n: number }>(
-    `SELECT count(*) AS n FROM audit_records WHERE ${filter}`,
-  ),
+  total: db.prepare<[string, string, string, string, string], { n: number }>(`SELECT count(*) AS n FROM audit_records WHERE ${filter}`),
   projects: db.prepare<[], { project_id: string; head_seq: number; head_hash: string; updated_at: string }>(
     'SELECT project_id, head_seq, head_hash, updated_at FROM audit_chain_heads ORDER BY project_id',
   ),

@@ -36,8 +36,12 @@ describe('appendEvidence', () => {
   it('chains records per project from seq 1 with the contract hash', () => {
     open();
     const records = appendEvidence(app, [score(), score({ project_id: 'p2' }), score({ record_id: 'r-3' })]);
-    expect(records.map((r) => [r.project_id, r.seq])).toEqual([['p1', 1], ['p2', 1], ['p1', 2]]);
-    const [a, b, c] = records as [typeof records[0], typeof records[0], typeof records[0]];
+    expect(records.map((r) => [r.project_id, r.seq])).toEqual([
+      ['p1', 1],
+      ['p2', 1],
+      ['p1', 2],
+    ]);
+    const [a, b, c] = records as [(typeof records)[0], (typeof records)[0], (typeof records)[0]];
     expect(a.prev_hash).toBe(GENESIS_HASH);
     expect(b.prev_hash).toBe(GENESIS_HASH);
     expect(c.prev_hash).toBe(a.hash);
@@ -46,7 +50,9 @@ describe('appendEvidence', () => {
     expect(a.timestamp).toBe('2026-03-01T12:00:00.000Z');
     // Independent recomputation straight from the contract text.
     const { hash, ...rest } = c;
-    const expected = createHash('sha256').update(c.prev_hash + canonicalize(rest)).digest('hex');
+    const expected = createHash('sha256')
+      .update(c.prev_hash + canonicalize(rest))
+      .digest('hex');
     expect(hash).toBe(expected);
     expect(computeRecordHash(rest)).toBe(expected);
     expect(appendEvidence(app, [score()])[0]?.seq).toBe(3);
@@ -54,8 +60,29 @@ describe('appendEvidence', () => {
 
   it('hashes the same with the fast path for non-ASCII and nested payloads', () => {
     const payload = { z: 'Zoë ☃ 😀', a: [1, 2.5, { y: null, b: true }], '€': 1e21, é: -0 };
-    const base = { seq: 7, record_id: 'r', project_id: 'p', schema_key: 'score_records' as const, timestamp: 't', recorded_at: 'u', prev_hash: GENESIS_HASH };
+    const base = {
+      seq: 7,
+      record_id: 'r',
+      project_id: 'p',
+      schema_key: 'score_records' as const,
+      timestamp: 't',
+      recorded_at: 'u',
+      prev_hash: GENESIS_HASH,
+    };
     expect(hashWithCanonicalPayload(base, jcs(payload))).toBe(computeRecordHash({ ...base, payload }));
+  });
+
+  it('agrees with the canonicalize package (RFC 8785) on awkward values', () => {
+    const values: unknown[] = [
+      { b: 1, a: [true, false, null], '€': 'x', é: 'y', '\u{1F600}': 'emoji key', '\uFF61': 'half-width' },
+      [1e21, 1e-7, -0, 0.1 + 0.2, 123456789012345680000, 5e-324, -1.5e300],
+      { nested: { z: { y: { x: ['\u2028', '"quote"', '\\', '\u0007', 'tab\t'] } } } },
+      'plain',
+      { skip: undefined, keep: 1 },
+    ];
+    for (const value of values) expect(jcs(value)).toBe(canonicalize(value));
+    expect(() => jcs({ bad: '\uD800' })).toThrow(/surrogate/);
+    expect(() => jcs([Number.NaN])).toThrow();
   });
 
   it('normalises event time to UTC and keeps recorded time separate', () => {
@@ -116,14 +143,22 @@ describe('range reads', () => {
     expect([...iterateEvidence(app, { projectId: 'p1', from: '2026-03-01' })].map((r) => r.record_id)).toEqual(['after']);
     expect([...iterateEvidence(app, { projectId: 'p1', to: '2026-01-31' })]).toHaveLength(2);
     expect(countEvidence(app, { projectId: 'p1', from: '2026-02-01', to: '2026-02-28' })).toEqual({
-      score_records: 2, bias_reports: 0, prri_records: 0, drift_events: 0, pii_detections: 0, gate_evaluations: 0,
+      score_records: 2,
+      bias_reports: 0,
+      prri_records: 0,
+      drift_events: 0,
+      pii_detections: 0,
+      gate_evaluations: 0,
     });
     expect(() => [...iterateEvidence(app, { projectId: 'p1', from: '2026-02-30x' })]).toThrow(/YYYY-MM-DD/);
   });
 
   it('iterates across internal pages in seq order, by key, and chain segments', () => {
     open();
-    appendEvidence(app, Array.from({ length: 2500 }, (_, i) => exampleEvidence(i, 'big')));
+    appendEvidence(
+      app,
+      Array.from({ length: 2500 }, (_, i) => exampleEvidence(i, 'big')),
+    );
     const all = [...iterateEvidence(app, { projectId: 'big' })];
     expect(all).toHaveLength(2500);
     expect(all.every((r, i) => r.seq === i + 1)).toBe(true);

@@ -88,13 +88,27 @@ export const writeChain = (
       };
       const hash = hashWithCanonicalPayload(base, input.payloadJcs);
       try {
-        st.insertRaw.run(base.seq, base.record_id, base.project_id, base.schema_key, base.timestamp, recordedAt, input.payloadJcs, base.prev_hash, hash);
+        st.insertRaw.run(
+          base.seq,
+          base.record_id,
+          base.project_id,
+          base.schema_key,
+          base.timestamp,
+          recordedAt,
+          input.payloadJcs,
+          base.prev_hash,
+          hash,
+        );
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         const where = options.label?.(index) ?? `record ${index}`;
-        throw new AppError('CONFLICT', `${where}: record_id ${input.record_id} already exists in project ${input.project_id}; nothing was written`, {
-          detail: { index, record_id: input.record_id, project_id: input.project_id },
-        });
+        throw new AppError(
+          'CONFLICT',
+          `${where}: record_id ${input.record_id} already exists in project ${input.project_id}; nothing was written`,
+          {
+            detail: { index, record_id: input.record_id, project_id: input.project_id },
+          },
+        );
       }
       head.seq = base.seq;
       head.hash = hash;

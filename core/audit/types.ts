@@ -1,12 +1,5 @@
 /** The six kinds of evidence the store accepts; one NDJSON folder per key in a bundle (spec 2.4). */
-export const schemaKeys = [
-  'score_records',
-  'bias_reports',
-  'prri_records',
-  'drift_events',
-  'pii_detections',
-  'gate_evaluations',
-] as const;
+export const schemaKeys = ['score_records', 'bias_reports', 'prri_records', 'drift_events', 'pii_detections', 'gate_evaluations'] as const;
 export type SchemaKey = (typeof schemaKeys)[number];
 
 /** One stored, chained evidence record (DESIGN.md "Evidence chain"). */

@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../app.ts';
+import type { AppError } from '../errors.ts';
+import { exampleEvidence } from './examples.ts';
+import { importNdjson } from './import.ts';
+import { ndjsonLines } from './ndjson.ts';
+import { appendEvidence } from './store.ts';
+import { verifyChain } from './verify.ts';
+
+let app: App;
+afterEach(() => app?.close());
+const open = (): App => {
+  app = createApp({ dataDir: ':memory:', env: {} });
+  return app;
+};
+const line = (i: number, project = 'p'): string => JSON.stringify(exampleEvidence(i, project));
+const rows = (table = 'audit_records'): number => (app.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const failure = async (promise: Promise<unknown>): Promise<AppError> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error as AppError;
+  }
+  throw new Error('expected a rejection');
+};
+
+describe('ndjsonLines', () => {
+  it('splits LF and CRLF lines across chunk borders, even inside a UTF-8 character', async () => {
+    const bytes = Buffer.from('{"a":"ü☃"}\r\n\n{"b":1}\n{"c":"😀"}', 'utf8');
+    const oneByteChunks = Array.from(bytes, (b) => Uint8Array.of(b));
+    const lines = [];
+    for await (const l of ndjsonLines(oneByteChunks)) lines.push([l.number, l.text]);
+    expect(lines).toEqual([
+      [1, '{"a":"ü☃"}'],
+      [2, ''],
+      [3, '{"b":1}'],
+      [4, '{"c":"😀"}'],
+    ]);
+  });
+
+  it('refuses a line longer than the cap', async () => {
+    const error = await failure(
+      (async () => {
+        for await (const _ of ndjsonLines([`{"a":1}\n${'x'.repeat(1024 * 1024 + 10)}`])) void _;
+      })(),
+    );
+    expect(error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect(error.message).toMatch(/^line 2:/);
+  });
+});
+
+describe('importNdjson', () => {
+  it('imports every line into valid chains and reports the spans', async () => {
+    open();
+    appendEvidence(app, [{ ...exampleEvidence(0, 'p'), record_id: 'earlier' }]);
+    const text = `${Array.from({ length: 4500 }, (_, i) => line(i)).join('\n')}\n${line(0, 'q')}\n\n`;
+    const progress: number[] = [];
+    const result = await importNdjson(app, [text], { onProgress: (done) => progress.push(done) });
+    expect(result).toMatchObject({ imported: 4501, lines: 4502 });
+    expect(result.projects).toEqual([
+      expect.objectContaining({ project_id: 'p', first_seq: 2, last_seq: 4501 }),
+      expect.objectContaining({ project_id: 'q', first_seq: 1, last_seq: 1 }),
+    ]);
+    expect(progress.length).toBeGreaterThan(1);
+    expect((await verifyChain(app, 'p')).valid).toBe(true);
+    expect(rows('audit_staging')).toBe(0);
+  });
+
+  it('reports bad lines with their numbers and writes nothing', async () => {
+    open();
+    const text = [line(0), '{oops', line(1), JSON.stringify({ ...exampleEvidence(2, 'p'), schema_key: 'drift' }), line(3)].join('\n');
+    const error = await failure(importNdjson(app, [text]));
+    expect(error.code).toBe('VALIDATION');
+    expect(error.detail?.errors).toEqual([
+      { line: 2, message: 'not valid JSON' },
+      { line: 4, message: expect.stringMatching(/^schema_key: /) },
+    ]);
+    expect(error.message).toMatch(/^2 invalid line\(s\), nothing was imported; line 2: not valid JSON/);
+    expect(rows()).toBe(0);
+    expect(rows('audit_staging')).toBe(0);
+  });
+
+  it('names the line of a duplicate record_id and writes nothing', async () => {
+    open();
+    appendEvidence(app, [exampleEvidence(7, 'p')]);
+    const error = await failure(importNdjson(app, [[line(1), line(2), line(7)].join('\n')]));
+    expect(error.code).toBe('CONFLICT');
+    expect(error.message).toMatch(/^line 3: record_id p-7 already exists/);
+    expect(rows()).toBe(1);
+  });
+
+  it('fills a default project for lines without one', async () => {
+    open();
+    const { project_id: _, ...bare } = exampleEvidence(0, 'x');
+    const result = await importNdjson(app, [JSON.stringify(bare)], { defaultProjectId: 'cli-project' });
+    expect(result.projects[0]?.project_id).toBe('cli-project');
+    const error = await failure(importNdjson(app, [JSON.stringify(bare)]));
+    expect(error.message).toMatch(/line 1: project_id/);
+  });
+});
