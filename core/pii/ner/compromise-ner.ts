@@ -1,5 +1,6 @@
 import nlp from 'compromise';
 import { nrpTerms } from './nrp-terms.ts';
+import { mayHoldName, segments } from './segments.ts';
 
 /** An entity span in UTF-16 units of the analysed text. */
 export type NerSpan = { readonly type: 'PERSON' | 'LOCATION' | 'NRP'; readonly start: number; readonly end: number };
@@ -88,16 +89,29 @@ const withoutOverlaps = (spans: readonly NerSpan[]): NerSpan[] => {
   return kept.sort((a, b) => a.start - b.start);
 };
 
-/** PERSON, LOCATION and NRP spans (UTF-16 offsets) found by compromise's English tagger plus group words. */
-export const findNamedEntities = (text: string): NerSpan[] => {
-  const doc = nlp(text);
+const shifted = (spans: readonly (NerSpan | undefined)[], offset: number): NerSpan[] =>
+  spans.filter((span): span is NerSpan => span !== undefined).map((span) => ({ ...span, start: span.start + offset, end: span.end + offset }));
+
+/** PERSON and LOCATION spans of one sentence, by compromise's tagger plus the unknown-name heuristic. */
+const taggedSpans = (sentence: string): (NerSpan | undefined)[] => {
+  const doc = nlp(sentence);
   const people = runsOf(doc.people().json(termJson) as JsonMatch[], nameTerm);
   const placeRuns = runsOf(doc.places().json(termJson) as JsonMatch[], isCapitalised);
-  const spans = [
+  return [
     ...people.map((run) => toSpan('PERSON', run)),
     ...placeRuns.map((run) => toSpan(looksLikePerson(run) ? 'PERSON' : 'LOCATION', run)),
     ...unknownNameRuns(doc.json(termJson) as JsonMatch[]).map((run) => toSpan('PERSON', run)),
-    ...nrpTermSpans(text),
   ];
-  return withoutOverlaps(spans.filter((span): span is NerSpan => span !== undefined));
+};
+
+/**
+ * PERSON, LOCATION and NRP spans (UTF-16 offsets). The tagger runs sentence by sentence, and only on sentences
+ * that can hold a name (see segments.ts); NRP words come from a lexicon look-up over the whole text.
+ */
+export const findNamedEntities = (text: string): NerSpan[] => {
+  const spans: NerSpan[] = [];
+  for (const segment of segments(text)) {
+    if (mayHoldName(segment.text)) spans.push(...shifted(taggedSpans(segment.text), segment.start));
+  }
+  return withoutOverlaps([...spans, ...nrpTermSpans(text)]);
 };
