@@ -44,7 +44,10 @@ export const getSamlConfig = (app: App): SamlConfig => {
 
 /** Merges a patch into the stored options (validated) and returns the result. */
 export const setSamlConfig = (app: App, patch: SamlConfigPatch): SamlConfig => {
-  const next = samlConfigSchema.parse({ ...getSamlConfig(app), ...samlConfigPatchSchema.parse(patch) });
+  const parsed = samlConfigPatchSchema.parse(patch);
+  // Only the keys the caller sent: a partial schema still fills defaults for absent keys.
+  const sent = Object.fromEntries(Object.entries(parsed).filter(([key]) => Object.hasOwn(patch, key)));
+  const next = samlConfigSchema.parse({ ...getSamlConfig(app), ...sent });
   app.db
     .prepare('INSERT INTO saml_config (id, json) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json')
     .run(JSON.stringify(next));

@@ -120,3 +120,16 @@ export const signElement = (xml: string, id: string, idp: TestIdp, options: Sign
 };
 
 export const toBase64 = (xml: string): string => Buffer.from(xml, 'utf8').toString('base64');
+
+/** IdP metadata for the test IdP: its entity id, signing certificate(s) and HTTP-Redirect SSO endpoint. */
+export const idpMetadataXml = (certs: readonly string[], ssoUrl = 'https://idp.example.test/sso'): string =>
+  `<?xml version="1.0" encoding="UTF-8"?><md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${SP.issuer}">` +
+  `<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
+  certs
+    .map(
+      (cert) =>
+        `<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${cert.replace(/-----[A-Z ]+-----|\s/g, '')}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`,
+    )
+    .join('') +
+  `<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${ssoUrl}"/>` +
+  `</md:IDPSSODescriptor></md:EntityDescriptor>`;

@@ -1,0 +1,157 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../../app.ts';
+import { verifySessionJwt } from '../api-keys/jwt.ts';
+import { getSession } from '../sso/sessions.ts';
+import { setSamlConfig } from './config.ts';
+import { failedCheckOf } from './errors.ts';
+import { samlAcs, samlLoginRedirect, samlMetadata, samlTestResponse } from './service.ts';
+import { buildResponse, idpMetadataXml, makeTestIdp, signElement, type TestIdp, toBase64 } from './test/idp.ts';
+
+const schemaDir = join(import.meta.dirname, 'test', 'schemas');
+let idp: TestIdp;
+let app: App;
+let server: Server | undefined;
+
+beforeAll(() => {
+  idp = makeTestIdp('idp');
+});
+afterEach(() => {
+  app?.close();
+  server?.close();
+  server = undefined;
+});
+
+const configuredApp = (metadata: { xml?: string; url?: string } = { xml: idpMetadataXml([idp.cert]) }): App => {
+  app = createApp({ dataDir: ':memory:' });
+  app.settings.update({ samlIdpMetadataXml: metadata.xml ?? '', samlIdpMetadataUrl: metadata.url ?? '' });
+  setSamlConfig(app, { spBaseUrl: 'https://sp.example.test' });
+  return app;
+};
+const signed = (fields: Parameters<typeof buildResponse>[1] = {}) =>
+  toBase64(signElement(buildResponse(new Date(), fields), fields?.assertionId ?? '_assert1', idp));
+
+const xmllint = (xml: string): string => {
+  const file = join(mkdtempSync(join(tmpdir(), 'sp-md-')), 'metadata.xml');
+  writeFileSync(file, xml);
+  return execFileSync('xmllint', ['--noout', '--nonet', '--schema', join(schemaDir, 'saml-schema-metadata-2.0.xsd'), file], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+};
+
+describe('SP metadata', () => {
+  it('is valid against the OASIS SAML 2.0 metadata schema (xmllint), with and without a signing certificate', () => {
+    configuredApp();
+    const plain = samlMetadata(app);
+    expect(plain).toContain('entityID="https://sp.example.test/saml/metadata"');
+    expect(plain).toContain('Location="https://sp.example.test/saml/acs"');
+    expect(plain).toContain('WantAssertionsSigned="true"');
+    expect(plain).toContain('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent');
+    expect(() => xmllint(plain)).not.toThrow();
+    setSamlConfig(app, { spSigningCertPem: idp.cert });
+    app.settings.update({ samlSpEntityId: 'urn:example:workbench' });
+    const withCert = samlMetadata(app);
+    expect(withCert).toContain('<md:KeyDescriptor use="signing">');
+    expect(withCert).toContain('entityID="urn:example:workbench"');
+    expect(() => xmllint(withCert)).not.toThrow();
+  });
+
+  it('uses the listener origin when no base URL is configured', () => {
+    app = createApp({ dataDir: ':memory:' });
+    expect(samlMetadata(app, { origin: 'http://127.0.0.1:4321' })).toContain('Location="http://127.0.0.1:4321/saml/acs"');
+  });
+
+  it('xmllint really rejects invalid metadata (the check is not vacuous)', () => {
+    expect(() => xmllint('<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata"/>')).toThrow();
+  });
+});
+
+describe('samlAcs', () => {
+  it('validates against the IdP metadata, starts an SSO session keyed by SessionIndex and issues a session JWT', async () => {
+    configuredApp();
+    const result = await samlAcs(app, signed());
+    expect(result).toMatchObject({ subject: 'alice@example.org', email: 'alice@example.org' });
+    const actor = await verifySessionJwt(app, result.session_jwt);
+    expect(actor).toMatchObject({ kind: 'session', subject: 'alice@example.org', tier: 'free' });
+    expect(getSession(app, actor.id)).toMatchObject({ idp_session_id: '_session-abc', subject: 'alice@example.org' });
+  });
+
+  it('uses the configured session tier', async () => {
+    configuredApp();
+    setSamlConfig(app, { sessionTier: 'api' });
+    const actor = await verifySessionJwt(app, (await samlAcs(app, signed())).session_jwt);
+    expect(actor.tier).toBe('api');
+  });
+
+  it('raises SFIdentityError naming the check for a bad response', async () => {
+    configuredApp();
+    const error = await samlAcs(app, signed({ audience: 'https://other.example' })).catch((e: unknown) => e);
+    expect(failedCheckOf(error)).toBe('audience');
+  });
+
+  it('refuses to run without IdP configuration', async () => {
+    app = createApp({ dataDir: ':memory:' });
+    const error = await samlAcs(app, signed()).catch((e: unknown) => e);
+    expect(failedCheckOf(error)).toBe('config');
+  });
+
+  it('loads IdP metadata from a URL with a cache, a size cap and a timeout', async () => {
+    let hits = 0;
+    let body = idpMetadataXml([idp.cert]);
+    let delayMs = 0;
+    server = createServer((_req, res) => {
+      hits += 1;
+      setTimeout(() => res.end(body), delayMs);
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/metadata`;
+    configuredApp({ url });
+    await samlAcs(app, signed());
+    await samlAcs(app, signed({ assertionId: '_assert2' }));
+    expect(hits).toBe(1);
+
+    configuredApp({ url });
+    body = `<x>${'a'.repeat(5000)}</x>`;
+    setSamlConfig(app, { metadataMaxBytes: 4096 });
+    expect(((await samlAcs(app, signed()).catch((e: unknown) => e)) as Error).message).toMatch(/larger than 4096/);
+
+    configuredApp({ url });
+    delayMs = 500;
+    setSamlConfig(app, { metadataTimeoutMs: 100 });
+    expect(((await samlAcs(app, signed()).catch((e: unknown) => e)) as Error).message).toMatch(/timed out/);
+  });
+});
+
+describe('SP-initiated login and the test tool', () => {
+  it('sends an AuthnRequest by redirect and accepts the answer to it once', async () => {
+    configuredApp();
+    const { url, request_id } = await samlLoginRedirect(app, { relayState: '/settings' });
+    const redirect = new URL(url);
+    expect(redirect.origin + redirect.pathname).toBe('https://idp.example.test/sso');
+    expect(redirect.searchParams.get('RelayState')).toBe('/settings');
+    const request = inflateRawSync(Buffer.from(redirect.searchParams.get('SAMLRequest') ?? '', 'base64')).toString();
+    expect(request).toContain(`ID="${request_id}"`);
+    expect(request).toContain('AssertionConsumerServiceURL="https://sp.example.test/saml/acs"');
+    await samlAcs(app, signed({ inResponseTo: request_id }));
+    const replayed = await samlAcs(app, signed({ inResponseTo: request_id, assertionId: '_other' })).catch((e: unknown) => e);
+    expect(failedCheckOf(replayed)).toBe('in_response_to');
+  });
+
+  it('reports which check failed without consuming anything', async () => {
+    configuredApp();
+    expect(await samlTestResponse(app, signed({ recipient: 'https://evil.example/acs' }))).toMatchObject({
+      ok: false,
+      check: 'recipient',
+    });
+    const good = signed();
+    expect(await samlTestResponse(app, good)).toMatchObject({ ok: true, subject: 'alice@example.org', signed_parts: ['assertion'] });
+    expect((await samlAcs(app, good)).subject).toBe('alice@example.org');
+  });
+});

@@ -1,0 +1,154 @@
+import type { App } from '../../app.ts';
+import { authnRequestRedirectUrl } from './authn-request.ts';
+import { getSamlConfig, type SamlConfig, spOrigin } from './config.ts';
+import { failedCheckOf, samlError, type SamlCheck } from './errors.ts';
+import { fetchIdpMetadata, type IdpMetadata, parseIdpMetadata } from './idp-metadata.ts';
+import { allowedAlgorithms } from './signature.ts';
+import { buildSpMetadata } from './sp-metadata.ts';
+import { completeSsoLogin } from './sso-login.ts';
+import { createRequestId, type SamlTracker, samlTracker } from './store.ts';
+import { type SamlValidatorConfig, type ValidatedSamlResponse, validateSamlResponse } from './validator.ts';
+
+/** The listener's origin when called from an HTTP route; else the configured base URL or the local port. */
+export type SamlCallOptions = { readonly origin?: string | undefined };
+
+/** This SP's entity id and ACS URL. */
+export const spEndpoints = (app: App, config: SamlConfig, options: SamlCallOptions = {}) => {
+  const base = spOrigin(app, config, options.origin);
+  const configured = app.settings.get().samlSpEntityId;
+  return { entityId: configured === '' ? `${base}/saml/metadata` : configured, acsUrl: `${base}/saml/acs` };
+};
+
+/** Spec 4.4 saml_metadata: this service provider's SAML 2.0 metadata XML. */
+export const samlMetadata = (app: App, options: SamlCallOptions = {}): string => {
+  const config = getSamlConfig(app);
+  const { entityId, acsUrl } = spEndpoints(app, config, options);
+  return buildSpMetadata({ entityId, acsUrl, signingCertPem: config.spSigningCertPem, authnRequestsSigned: false });
+};
+
+/** The IdP as configured: pasted metadata XML, the metadata URL (fetched, cached), plus any extra PEMs. */
+export const resolveIdp = async (app: App, config: SamlConfig) => {
+  const settings = app.settings.get();
+  const sources: IdpMetadata[] = [];
+  if (settings.samlIdpMetadataXml !== '') sources.push(parseIdpMetadata(settings.samlIdpMetadataXml, config.metadataMaxBytes));
+  if (settings.samlIdpMetadataUrl !== '') {
+    sources.push(
+      await fetchIdpMetadata(app, settings.samlIdpMetadataUrl, {
+        timeoutMs: config.metadataTimeoutMs,
+        maxBytes: config.metadataMaxBytes,
+        cacheSeconds: config.metadataCacheSeconds,
+      }),
+    );
+  }
+  const certs = [...new Set([...config.idpCertsPem, ...sources.flatMap((source) => source.signingCertsPem)])];
+  const issuer = settings.samlIdpIssuer !== '' ? settings.samlIdpIssuer : (sources[0]?.entityId ?? '');
+  const ssoUrl = sources.find((source) => source.ssoRedirectUrl !== undefined)?.ssoRedirectUrl;
+  return { certs, issuer, ssoUrl };
+};
+
+/** Everything the validator needs, from settings, stored options and IdP metadata. */
+export const samlValidatorConfig = async (app: App, options: SamlCallOptions = {}): Promise<SamlValidatorConfig> => {
+  const config = getSamlConfig(app);
+  const idp = await resolveIdp(app, config);
+  const { entityId, acsUrl } = spEndpoints(app, config, options);
+  return {
+    trustedCerts: idp.certs,
+    expectedIssuer: idp.issuer,
+    audience: entityId,
+    acsUrl,
+    signaturePolicy: config.signaturePolicy,
+    algorithms: allowedAlgorithms(config.allowSha1),
+    clockSkewMs: config.clockSkewSeconds * 1000,
+    now: app.now,
+    allowIdpInitiated: config.allowIdpInitiated,
+    limits: { maxBytes: config.maxResponseBytes, maxDepth: config.maxXmlDepth },
+  };
+};
+
+export type SamlLogin = {
+  readonly subject: string;
+  readonly email: string;
+  readonly session_jwt: string;
+  readonly session_id: string;
+  readonly tier: 'free' | 'api' | 'admin';
+};
+
+/** Validates the response and starts the SSO session; the HTTP route needs the session id and tier too. */
+export const samlLogin = async (app: App, samlResponse: string, options: SamlCallOptions = {}): Promise<SamlLogin> => {
+  const validated = validateSamlResponse(samlResponse, await samlValidatorConfig(app, options), samlTracker(app));
+  app.log.info({ check: 'passed', signed: validated.signedParts }, 'SAML login accepted');
+  const sso = await completeSsoLogin(app, {
+    idpSessionId: validated.sessionIndex ?? `saml-assertion:${validated.assertionId}`,
+    subject: validated.subject,
+    email: validated.email,
+    amr: 'saml',
+  });
+  return {
+    subject: validated.subject,
+    email: validated.email,
+    session_jwt: sso.session_jwt,
+    session_id: sso.session.session_id,
+    tier: sso.tier,
+  };
+};
+
+/**
+ * Spec 4.4 saml_acs: validates a base64 SAMLResponse (every check in docs/saml-validator.md) and returns the
+ * subject, email and a short-lived session JWT bound to a new SSO session; SFIdentityError otherwise.
+ */
+export const samlAcs = async (
+  app: App,
+  samlResponse: string,
+  options: SamlCallOptions & { relayState?: string } = {},
+): Promise<{ subject: string; email: string; session_jwt: string }> => {
+  const { subject, email, session_jwt } = await samlLogin(app, samlResponse, options);
+  return { subject, email, session_jwt };
+};
+
+/** Read-only tracker for the test tool: checks InResponseTo and replay without consuming anything. */
+const dryRunTracker = (app: App): SamlTracker => ({
+  consumeRequest: (id) =>
+    app.db.prepare('SELECT 1 FROM saml_requests WHERE id = ? AND expires_at > ?').get(id, app.now().toISOString()) !== undefined,
+  rememberAssertion: (id) => app.db.prepare('SELECT 1 FROM saml_seen_assertions WHERE id = ?').get(id) === undefined,
+});
+
+export type SamlTestReport =
+  | { readonly ok: true; readonly subject: string; readonly email: string; readonly issuer: string; readonly signed_parts: readonly string[] }
+  | { readonly ok: false; readonly check: SamlCheck; readonly message: string };
+
+/** Validates a pasted SAMLResponse without logging anyone in, and says which check failed and why. */
+export const samlTestResponse = async (app: App, samlResponse: string, options: SamlCallOptions = {}): Promise<SamlTestReport> => {
+  try {
+    const result: ValidatedSamlResponse = validateSamlResponse(
+      samlResponse,
+      await samlValidatorConfig(app, options),
+      dryRunTracker(app),
+    );
+    return { ok: true, subject: result.subject, email: result.email, issuer: result.issuer, signed_parts: result.signedParts };
+  } catch (error) {
+    const check = failedCheckOf(error);
+    if (check === undefined) throw error;
+    return { ok: false, check, message: (error as Error).message };
+  }
+};
+
+/** SP-initiated login: a stored request id (for InResponseTo) and the IdP redirect URL carrying the AuthnRequest. */
+export const samlLoginRedirect = async (
+  app: App,
+  options: SamlCallOptions & { relayState?: string | undefined } = {},
+): Promise<{ url: string; request_id: string }> => {
+  const config = getSamlConfig(app);
+  const idp = await resolveIdp(app, config);
+  if (idp.ssoUrl === undefined) throw samlError('config', 'the IdP metadata has no HTTP-Redirect SingleSignOnService');
+  const { entityId, acsUrl } = spEndpoints(app, config, options);
+  const request_id = createRequestId(app, config.requestTtlSeconds, options.relayState);
+  const url = authnRequestRedirectUrl({
+    id: request_id,
+    issueInstant: app.now(),
+    destination: idp.ssoUrl,
+    acsUrl,
+    spEntityId: entityId,
+    relayState: options.relayState,
+  });
+  return { url, request_id };
+};
