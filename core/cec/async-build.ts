@@ -24,7 +24,7 @@ export const writeBundleInWorker = (app: App, params: BuildParams): Promise<Buil
     return Promise.reject(new SFCECBuildError('buildBundleAsync needs an app with a data dir (not :memory:)'));
   }
   const { onProgress, ...rest } = params;
-  const job: WorkerJob = { dataDir: app.dataDir, env: plainEnv(app.env), params: rest };
+  const job: WorkerJob = { dataDir: app.dataDir, env: plainEnv(app.env), now: app.now().toISOString(), params: rest };
   return new Promise((resolve, reject) => {
     const worker = new Worker(bootstrap, { eval: true, workerData: job });
     let settled = false;

@@ -6,6 +6,8 @@ import { type BuildParams, writeBundle } from './build.ts';
 export type WorkerJob = {
   readonly dataDir: string;
   readonly env: Record<string, string>;
+  /** The parent app's clock at start (tests and replays run on a fixed clock); the worker's clock runs on from it. */
+  readonly now: string;
   readonly params: Omit<BuildParams, 'onProgress'>;
 };
 
@@ -18,7 +20,8 @@ export type WorkerMessage =
 const run = async (job: WorkerJob): Promise<void> => {
   const port = parentPort;
   if (port === null) throw new TypeError('build-worker must run in a worker thread');
-  const app = createApp({ dataDir: job.dataDir, env: job.env });
+  const offset = Date.parse(job.now) - Date.now();
+  const app = createApp({ dataDir: job.dataDir, env: job.env, now: () => new Date(Date.now() + offset) });
   try {
     const built = await writeBundle(app, {
       ...job.params,

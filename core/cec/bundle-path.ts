@@ -36,6 +36,22 @@ const isWithin = (root: string, candidate: string): boolean => {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 };
 
+/** A file a remote caller names (e.g. a bundle to verify) must lie inside the bundle directory too. */
+export const restrictedPath = (app: App, requested: string): string => {
+  const root = realpathSync(restrictedOutputDir(app, undefined));
+  const wanted = resolve(root, requested);
+  let real = wanted;
+  try {
+    real = realpathSync(wanted);
+  } catch {
+    // A missing file is reported by the verifier (SFCECVerifyError); only its location matters here.
+  }
+  if (!isWithin(root, wanted) || !isWithin(root, real)) {
+    throw new AppError('FORBIDDEN', 'zip_path must be inside the configured bundle directory');
+  }
+  return real;
+};
+
 /**
  * Where a remote (REST) caller may write: only inside the configured bundle directory. A relative `output_dir`
  * is taken relative to it; symlinks are resolved before the check so a link cannot lead outside.
