@@ -1,8 +1,257 @@
+import { type FormEvent, Fragment, useEffect, useState } from 'react';
 import { Page } from '../components/Page.tsx';
+import { drillLimit, useFrameworks } from '../state/frameworks.ts';
+import type { OpOutput } from '../transport/index.ts';
+import './FrameworksScreen.css';
 
-/** Placeholder until this screen's issue lands; replaced by the owning domain. */
-export const FrameworksScreen = () => (
-  <Page title="Framework clause maps">
-    <p className="muted">This screen arrives with its feature.</p>
-  </Page>
+type Entry = OpOutput<'frameworks.clauseMap'>['entries'][number];
+type Status = Entry['status'];
+
+/** Text and symbol for each status, so the table never relies on colour alone. */
+const statusLabel: Readonly<Record<Status, { text: string; symbol: string }>> = {
+  SATISFIED: { text: 'Satisfied', symbol: '✓' },
+  PARTIAL: { text: 'Partial', symbol: '◐' },
+  GAP: { text: 'Gap', symbol: '✗' },
+};
+const statusFilters = ['all', 'SATISFIED', 'PARTIAL', 'GAP'] as const;
+
+const StatusBadge = ({ status }: { status: Status }) => (
+  <span className={`badge ${status}`}>
+    <span aria-hidden="true">{statusLabel[status].symbol} </span>
+    {statusLabel[status].text}
+  </span>
 );
+
+const ClauseDetail = ({ entry }: { entry: Entry }) => {
+  const { definitions, drill, drillInto, closeDrill } = useFrameworks();
+  const definition = definitions[entry.clause_id];
+  const rationaleOf = (key: string) => definition?.mappings.find((m) => m.schema_key === key)?.rationale ?? '';
+  return (
+    <div className="clause-detail">
+      <p>{entry.description}</p>
+      <p className="muted">Source: {definition?.source ?? entry.clause_id}</p>
+      <table>
+        <caption className="sr-only">Evidence for {entry.clause_id}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Schema key</th>
+            <th scope="col">Relationship</th>
+            <th scope="col">Records</th>
+            <th scope="col">Why it counts</th>
+            <th scope="col">Drill-down</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entry.evidence.map((item) => {
+            const drillKey = `${entry.clause_id}|${item.schema_key}`;
+            const open = drill?.key === drillKey;
+            return (
+              <Fragment key={item.schema_key}>
+                <tr>
+                  <td>
+                    <code>{item.schema_key}</code>
+                  </td>
+                  <td>{item.relationship}</td>
+                  <td>{item.count}</td>
+                  <td>{rationaleOf(item.schema_key)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      disabled={item.count === 0}
+                      aria-expanded={open}
+                      aria-label={`${open ? 'Hide' : 'Show'} ${item.schema_key} records for ${entry.clause_id}`}
+                      onClick={() => (open ? closeDrill() : void drillInto(entry.clause_id, item.schema_key))}
+                    >
+                      {open ? 'Hide' : 'Show'}
+                    </button>
+                  </td>
+                </tr>
+                {open ? (
+                  <tr>
+                    <td colSpan={5}>
+                      {drill.error ? <div role="alert" className="alert">{drill.error}</div> : null}
+                      {drill.page === null && drill.error === null ? <p role="status">Loading records…</p> : null}
+                      {drill.page ? (
+                        <>
+                          <table>
+                            <caption>
+                              {item.schema_key}: first {Math.min(drillLimit, drill.page.total)} of {drill.page.total} records
+                            </caption>
+                            <thead>
+                              <tr>
+                                <th scope="col">Seq</th>
+                                <th scope="col">Record id</th>
+                                <th scope="col">Event time</th>
+                                <th scope="col">Hash</th>
+                              </tr>
+                            </thead>
+                            <tbody>
+                              {drill.page.records.map((record) => (
+                                <tr key={record.seq}>
+                                  <td>{record.seq}</td>
+                                  <td>
+                                    <code>{record.record_id}</code>
+                                  </td>
+                                  <td>{record.timestamp}</td>
+                                  <td>
+                                    <code title={record.hash}>{record.hash.slice(0, 16)}…</code>
+                                  </td>
+                                </tr>
+                              ))}
+                            </tbody>
+                          </table>
+                          <p>
+                            <a href="#/evidence">Open the Evidence screen</a> for every record of this project.
+                          </p>
+                        </>
+                      ) : null}
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+};
+
+export const FrameworksScreen = () => {
+  const { frameworks, projects, map, loading, error, init, showMap } = useFrameworks();
+  const [project, setProject] = useState('');
+  const [framework, setFramework] = useState('eu_ai_act');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [filter, setFilter] = useState<(typeof statusFilters)[number]>('all');
+  const [expanded, setExpanded] = useState<string | null>(null);
+  useEffect(() => void init(), [init]);
+  useEffect(() => {
+    if (project === '' && projects[0] !== undefined) setProject(projects[0]);
+  }, [project, projects]);
+
+  const submit = (event: FormEvent): void => {
+    event.preventDefault();
+    setExpanded(null);
+    void showMap({ project_id: project.trim(), framework, from, to });
+  };
+  const summary = map?.summary[0];
+  const rows = (map?.entries ?? []).filter((entry) => filter === 'all' || entry.status === filter);
+
+  return (
+    <Page
+      title="Framework clause maps"
+      description="Which clauses a project's evidence supports, per framework and date range. A clause is satisfied when every primary schema key has records, partial when some mapped key has records, a gap when none has."
+      error={error}
+    >
+      <form onSubmit={submit} className="toolbar" aria-label="Clause map query">
+        <label>
+          Project
+          <input value={project} onChange={(e) => setProject(e.target.value)} list="framework-projects" required maxLength={128} />
+          <datalist id="framework-projects">
+            {projects.map((id) => (
+              <option key={id} value={id} />
+            ))}
+          </datalist>
+        </label>
+        <label>
+          Framework
+          <select value={framework} onChange={(e) => setFramework(e.target.value)}>
+            {frameworks.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From
+          <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+        </label>
+        <label>
+          To
+          <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+        </label>
+        <button type="submit" className="primary" disabled={loading || project.trim() === ''}>
+          Show clause map
+        </button>
+      </form>
+
+      {map && summary ? (
+        <>
+          <p role="status" className="framework-summary">
+            {summary.name} for <strong>{map.project_id}</strong>
+            {map.from || map.to ? ` (${map.from ?? '…'} to ${map.to ?? '…'})` : ' (all dates)'}: {summary.SATISFIED}{' '}
+            satisfied, {summary.PARTIAL} partial, {summary.GAP} gap of {summary.clauses} mapped clauses.
+          </p>
+          <p className="muted">
+            Records in range:{' '}
+            {Object.entries(map.counts)
+              .map(([key, count]) => `${key} ${count}`)
+              .join(' · ')}
+          </p>
+          <div className="toolbar">
+            <label>
+              Show
+              <select value={filter} onChange={(e) => setFilter(e.target.value as (typeof statusFilters)[number])}>
+                {statusFilters.map((value) => (
+                  <option key={value} value={value}>
+                    {value === 'all' ? 'All statuses' : statusLabel[value].text}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <table className="clause-map">
+            <caption className="sr-only">Clause map of {summary.name}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Clause</th>
+                <th scope="col">Title</th>
+                <th scope="col">Status</th>
+                <th scope="col">Evidence</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((entry) => {
+                const open = expanded === entry.clause_id;
+                return (
+                  <Fragment key={entry.clause_id}>
+                    <tr className={entry.level === 'group' ? 'clause-group' : undefined}>
+                      <th scope="row">{entry.clause_id}</th>
+                      <td>{entry.clause_name}</td>
+                      <td>
+                        <StatusBadge status={entry.status} />
+                      </td>
+                      <td>{entry.evidence_count}</td>
+                      <td>
+                        <button
+                          type="button"
+                          aria-expanded={open}
+                          aria-label={`Evidence for ${entry.clause_id}`}
+                          onClick={() => setExpanded(open ? null : entry.clause_id)}
+                        >
+                          {open ? 'Hide' : 'Evidence'}
+                        </button>
+                      </td>
+                    </tr>
+                    {open ? (
+                      <tr>
+                        <td colSpan={5}>
+                          <ClauseDetail entry={entry} />
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </>
+      ) : (
+        <p className="muted">{loading ? 'Computing…' : 'Choose a project and a framework, then show its clause map.'}</p>
+      )}
+    </Page>
+  );
+};
