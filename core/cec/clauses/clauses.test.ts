@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import euAiActData from '../frameworks/eu_ai_act.json' with { type: 'json' };
 import { describe, expect, it } from 'vitest';
 import { schemaKeys } from '../../audit/types.ts';
 import { AppError } from '../../errors.ts';
 import { unknownMappedClauses } from './catalog.ts';
+import { mappingTablesMarkdown } from './mapping-doc.ts';
 import {
   clauseStatus,
   computeClauseMap,
@@ -171,5 +173,12 @@ describe('computeClauseMap', () => {
   it('is deterministic', () => {
     const sample = counts({ prri_records: 2, gate_evaluations: 1 });
     expect(computeClauseMap(frameworkIds, sample)).toEqual(computeClauseMap(frameworkIds, sample));
+  });
+});
+
+describe('docs/clause-mapping.md', () => {
+  it('carries the mapping tables exactly as the code defines them', () => {
+    const doc = readFileSync(new URL('../../../docs/clause-mapping.md', import.meta.url), 'utf8');
+    expect(doc.endsWith(mappingTablesMarkdown()), 'regenerate the tables: see the command in the document').toBe(true);
   });
 });
