@@ -53,7 +53,9 @@ const optionalText = (max: number, multiline = false) =>
     .optional()
     .transform((v) => (v === undefined || v === '' ? undefined : v));
 
-const objectError = (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : 'must be an object');
+// Only the type failure gets our wording; other issues of the object (unknown keys) keep zod's own message.
+const objectError = (issue: { code?: string; input: unknown }) =>
+  issue.code !== 'invalid_type' ? undefined : issue.input === undefined ? 'is required' : 'must be an object';
 
 export const partyDetailsSchema = z.strictObject(
   {

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../../app.ts';
+import { exportDpa } from './export.ts';
+import { generateDpaFromRequest, parseDpaRequest } from './generate.ts';
+import { parseMarkdown } from './markdown.ts';
+import { collapse, docxToText, htmlToText, pdfToText, sampleRequest } from './test-support.ts';
+import type { DPADocument } from './types.ts';
+
+const hebrew = 'שלום עולם בע״מ';
+const arabic = 'مرحبا بالعالم';
+const markup = '<script>alert(1)</script> **bold** | pipe # hash [link](javascript:x) & co';
+const longName = `Long ${'N'.repeat(195)}`;
+const longAddress = Array.from({ length: 40 }, (_, i) => `Line ${i} of a long address`).join('\n').slice(0, 1000);
+
+let app: App;
+let document: DPADocument;
+beforeAll(() => {
+  app = createApp({ dataDir: ':memory:', env: {} });
+  document = generateDpaFromRequest(
+    app,
+    parseDpaRequest({
+      ...sampleRequest(),
+      controller_details: { name: `${hebrew} 😀`, address: `${arabic}\nRiyadh`, contact: markup },
+      processor_details: { name: longName, address: longAddress, contact: '数据 处理者 (CJK)' },
+      subject_categories: ['- looks like a list item', '1. looks numbered', markup],
+    }),
+  );
+});
+afterAll(() => app.close());
+
+describe('DPA exports of hostile but valid input', () => {
+  it('keeps user text literal in the Markdown structure', () => {
+    const blocks = parseMarkdown(document.content);
+    expect(blocks.filter((b) => b.kind === 'heading' && b.level === 1)).toHaveLength(1);
+    const items = blocks.flatMap((b) => (b.kind === 'list' ? b.items.map((item) => item.map((r) => r.text).join('')) : []));
+    expect(items).toEqual(expect.arrayContaining(['- looks like a list item', '1. looks numbered', markup]));
+  });
+
+  it('escapes everything in HTML', async () => {
+    const html = (await exportDpa(app, document, 'html')).data.toString('utf8');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(htmlToText(html)).toContain(markup);
+    expect(htmlToText(html)).toContain(hebrew);
+  });
+
+  it('renders RTL, emoji and long fields in the PDF; replaces glyphs the font lacks with U+FFFD', async () => {
+    const text = await pdfToText((await exportDpa(app, document, 'pdf')).data);
+    expect(text).toContain(hebrew);
+    expect(text).toContain(arabic);
+    expect(text).toContain(markup);
+    expect(text).toContain(collapse(longAddress.split('\n').join(', ')));
+    expect(text).toContain('\uFFFD\uFFFD \uFFFD\uFFFD\uFFFD (CJK)');
+  });
+
+  it('writes a DOCX whose XML parses back to the exact text', async () => {
+    const text = await docxToText((await exportDpa(app, document, 'docx')).data);
+    expect(text).toContain(`${hebrew} 😀`);
+    expect(text).toContain('数据 处理者 (CJK)');
+    expect(text).toContain(markup);
+    expect(text).toContain(collapse(longName));
+  });
+});
