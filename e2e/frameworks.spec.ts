@@ -11,7 +11,15 @@ const seed = (key: string, payload: Record<string, unknown>, day: string, n: num
     payload,
   }));
 
-const score = { model_id: 'credit-risk', model_version: '3.2.0', metric: 'roc_auc', value: 0.91, dataset: 'loans', threshold: 0.85, passed: true };
+const score = {
+  model_id: 'credit-risk',
+  model_version: '3.2.0',
+  metric: 'roc_auc',
+  value: 0.91,
+  dataset: 'loans',
+  threshold: 0.85,
+  passed: true,
+};
 const drift = { model_id: 'credit-risk', feature: 'income', statistic: 'psi', value: 0.31, threshold: 0.2, detected: true };
 const risk = { model_id: 'credit-risk', score: 42, level: 'medium', factors: [{ name: 'autonomy', weight: 0.5, value: 40 }] };
 

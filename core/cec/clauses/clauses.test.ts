@@ -80,7 +80,10 @@ describe('clause catalog', () => {
       }
       expect(definition.exclusion).toBeNull();
       expect(definition.description.length, definition.clause_id).toBeGreaterThan(20);
-      expect(definition.mappings.some((m) => m.relationship === 'primary'), definition.clause_id).toBe(true);
+      expect(
+        definition.mappings.some((m) => m.relationship === 'primary'),
+        definition.clause_id,
+      ).toBe(true);
       const keys = definition.mappings.map((m) => m.schema_key);
       expect(new Set(keys).size, `${definition.clause_id} repeats a key`).toBe(keys.length);
       for (const mapping of definition.mappings) {

@@ -11,8 +11,9 @@ const frameworkSection = (id: (typeof frameworkIds)[number]): string[] => {
   const groups = all.filter((c) => c.mappings.length > 0 && c.level === 'group');
   const excluded = all.filter((c) => c.mappings.length === 0);
   const rows = mapped.flatMap((c: ClauseDefinition) =>
-    c.mappings.map((m, i) =>
-      `| ${i === 0 ? cell(`${c.clause_id} ${c.clause_name}`) : ''} | \`${m.schema_key}\` | ${m.relationship} | ${cell(m.rationale)} | ${i === 0 ? cell(c.source) : ''} |`,
+    c.mappings.map(
+      (m, i) =>
+        `| ${i === 0 ? cell(`${c.clause_id} ${c.clause_name}`) : ''} | \`${m.schema_key}\` | ${m.relationship} | ${cell(m.rationale)} | ${i === 0 ? cell(c.source) : ''} |`,
     ),
   );
   const byReason = new Map<string, string[]>();

@@ -49,7 +49,7 @@ describe('frameworks ops', () => {
     expect((eu?.mapped_count ?? 0) + (eu?.excluded_count ?? 0)).toBe(38);
   });
 
-  it('returns a framework\'s clauses, mapped and excluded, by display name or alias', async () => {
+  it("returns a framework's clauses, mapped and excluded, by display name or alias", async () => {
     const result = (await call('frameworks.clauses', { framework: 'SOC2' })) as {
       framework: string;
       clauses: { clause_id: string; mappings: unknown[]; exclusion: string | null; source: string }[];
@@ -62,7 +62,7 @@ describe('frameworks ops', () => {
     expect(result.clauses.find((c) => c.clause_id === 'CC6.4')?.exclusion).toMatch(/access/i);
   });
 
-  it('computes a project\'s clause map from the store for a date range', async () => {
+  it("computes a project's clause map from the store for a date range", async () => {
     const all = (await call('frameworks.clauseMap', { project_id: 'credit', frameworks: ['EU AI Act'] })) as ClauseMapResult;
     expect(all.counts).toMatchObject({ score_records: 3, drift_events: 2, gate_evaluations: 1, bias_reports: 0 });
     const article15 = all.entries.find((e) => e.clause_id === 'Article 15(1)');
@@ -94,9 +94,10 @@ describe('frameworks ops', () => {
       message: expect.stringContaining('accepted: eu_ai_act (EU AI Act)'),
     });
     await expect(call('frameworks.clauseMap', { project_id: 'credit', from: '2026-13' })).rejects.toMatchObject({ code: 'VALIDATION' });
-    await expect(
-      call('frameworks.clauseMap', { project_id: 'credit', from: '2026-02-01', to: '2026-01-01' }),
-    ).rejects.toMatchObject({ code: 'VALIDATION', message: 'from must not be after to' });
+    await expect(call('frameworks.clauseMap', { project_id: 'credit', from: '2026-02-01', to: '2026-01-01' })).rejects.toMatchObject({
+      code: 'VALIDATION',
+      message: 'from must not be after to',
+    });
   });
 });
 
@@ -107,7 +108,7 @@ describe('frameworks over HTTP', () => {
   });
   afterAll(() => server.close());
 
-  it('serves a framework\'s clauses at its REST path by id or display name', async () => {
+  it("serves a framework's clauses at its REST path by id or display name", async () => {
     const reply = await server.server.inject({
       method: 'GET',
       url: `/v1/frameworks/${encodeURIComponent('ISO/IEC 27001 (Annex A)')}/clauses`,

@@ -72,9 +72,10 @@ export const clauseOps = {
       if (input.from !== undefined && input.to !== undefined && input.from > input.to) {
         throw new AppError('VALIDATION', 'from must not be after to');
       }
-      const frameworks = input.frameworks === undefined || input.frameworks.length === 0
-        ? [...frameworkIds]
-        : [...new Set(input.frameworks.map(resolveFramework))];
+      const frameworks =
+        input.frameworks === undefined || input.frameworks.length === 0
+          ? [...frameworkIds]
+          : [...new Set(input.frameworks.map(resolveFramework))];
       const counts = countEvidence(ctx.app, {
         projectId: input.project_id,
         ...(input.from === undefined ? {} : { from: input.from }),

@@ -22,17 +22,14 @@ const aliases: Readonly<Record<FrameworkId, readonly string[]>> = {
 const normalise = (value: string): string => value.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 const lookup: ReadonlyMap<string, FrameworkId> = new Map(
-  frameworkIds.flatMap((id) =>
-    [id, displayNames[id], ...aliases[id]].map((name) => [normalise(name), id] as const),
-  ),
+  frameworkIds.flatMap((id) => [id, displayNames[id], ...aliases[id]].map((name) => [normalise(name), id] as const)),
 );
 
 /** The display name of a framework id (e.g. `soc2` → "SOC 2 Type II"). */
 export const frameworkDisplayName = (id: FrameworkId): string => displayNames[id];
 
 /** Every value resolveFramework accepts, for error messages and docs. */
-export const acceptedFrameworkValues = (): string[] =>
-  frameworkIds.flatMap((id) => [id, displayNames[id], ...aliases[id]]);
+export const acceptedFrameworkValues = (): string[] => frameworkIds.flatMap((id) => [id, displayNames[id], ...aliases[id]]);
 
 /**
  * Resolves a framework given by id, display name or a common alias, ignoring case and punctuation.

@@ -42,11 +42,7 @@ const requestToken = async (url: string, digest: Buffer, limits: TsaLimits): Pro
  * @throws SFCECBuildError naming the TSA when one is configured but fails: the user asked for a trusted
  * timestamp, so a silent downgrade to the stub would be wrong.
  */
-export const createTimestamp = async (
-  app: App,
-  digest: Buffer,
-  limits: TsaLimits = defaultTsaLimits,
-): Promise<TimestampToken> => {
+export const createTimestamp = async (app: App, digest: Buffer, limits: TsaLimits = defaultTsaLimits): Promise<TimestampToken> => {
   assertDigest(digest);
   const url = app.settings.get().tsaUrl;
   if (url === '') return { token: createStub(digest, app.now()), kind: 'stub' };

@@ -11,14 +11,13 @@ export const createStub = (digest: Buffer, now: Date): Buffer =>
       `imprint-sha256: ${digest.toString('hex')}`,
       `generated-at: ${now.toISOString()}`,
       'note: this is NOT an RFC 3161 timestamp token. No timestamp authority (SVC_TSA_URL) was configured,',
-      'note: so the time above is the builder\'s own clock and is not attested by any third party.',
+      "note: so the time above is the builder's own clock and is not attested by any third party.",
       '',
     ].join('\n'),
     'utf8',
   );
 
-export const isStub = (token: Buffer): boolean =>
-  token.subarray(0, stubMarker.length + 1).toString('latin1') === `${stubMarker}\n`;
+export const isStub = (token: Buffer): boolean => token.subarray(0, stubMarker.length + 1).toString('latin1') === `${stubMarker}\n`;
 
 export type StubCheck = { valid: boolean; errors: string[]; genTime?: string };
 

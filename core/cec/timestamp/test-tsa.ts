@@ -52,14 +52,45 @@ ess_cert_id_alg = sha256
 
 const makePki = async (dir: string): Promise<void> => {
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  await openssl(dir, ['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '3650',
-    '-subj', '/CN=SVC Test Root CA', '-addext', 'basicConstraints=critical,CA:TRUE',
-    '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  await openssl(dir, [
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '3650',
+    '-subj',
+    '/CN=SVC Test Root CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
   await openssl(dir, ['req', ...ec, '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', '/O=SVC Tests/CN=SVC Test TSA']);
-  writeFileSync(join(dir, 'tsa-ext.cnf'),
-    'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n');
-  await openssl(dir, ['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial',
-    '-out', 'tsa.pem', '-days', '3650', '-extfile', 'tsa-ext.cnf']);
+  writeFileSync(
+    join(dir, 'tsa-ext.cnf'),
+    'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n',
+  );
+  await openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    'tsa.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'tsa.pem',
+    '-days',
+    '3650',
+    '-extfile',
+    'tsa-ext.cnf',
+  ]);
   writeFileSync(join(dir, 'tsaserial'), '01\n');
   writeFileSync(join(dir, 'tsa.cnf'), tsaConfig(dir));
 };
@@ -83,8 +114,20 @@ export const startTestTsa = async (): Promise<TestTsa> => {
     const job = queue.then(async () => {
       const n = ++count;
       writeFileSync(join(dir, `q${n}.tsq`), query);
-      await openssl(dir, ['ts', '-reply', '-config', 'tsa.cnf', '-queryfile', `q${n}.tsq`, '-inkey', 'tsa.key',
-        '-signer', 'tsa.pem', '-out', `r${n}.tsr`]);
+      await openssl(dir, [
+        'ts',
+        '-reply',
+        '-config',
+        'tsa.cnf',
+        '-queryfile',
+        `q${n}.tsq`,
+        '-inkey',
+        'tsa.key',
+        '-signer',
+        'tsa.pem',
+        '-out',
+        `r${n}.tsr`,
+      ]);
       return readFileSync(join(dir, `r${n}.tsr`));
     });
     queue = job.catch(() => undefined);

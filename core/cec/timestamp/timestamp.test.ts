@@ -106,12 +106,34 @@ describe('RFC 3161 against openssl ts as a local TSA', () => {
     const text = await run('openssl', ['ts', '-reply', '-in', file, '-text']);
     expect(text.stdout).toContain('Status: Granted.');
     expect(text.stdout).toContain('Nonce: 0x');
-    const verified = await run('openssl', ['ts', '-verify', '-digest', manifestDigest.toString('hex'), '-in', file,
-      '-CAfile', join(workDir, 'ca.pem'), '-untrusted', join(workDir, 'tsa.pem')]);
+    const verified = await run('openssl', [
+      'ts',
+      '-verify',
+      '-digest',
+      manifestDigest.toString('hex'),
+      '-in',
+      file,
+      '-CAfile',
+      join(workDir, 'ca.pem'),
+      '-untrusted',
+      join(workDir, 'tsa.pem'),
+    ]);
     expect(verified.stdout).toContain('Verification: OK');
     // and openssl refuses it for another digest, so the check above is meaningful
-    await expect(run('openssl', ['ts', '-verify', '-digest', digestOf('x').toString('hex'), '-in', file,
-      '-CAfile', join(workDir, 'ca.pem'), '-untrusted', join(workDir, 'tsa.pem')])).rejects.toThrow();
+    await expect(
+      run('openssl', [
+        'ts',
+        '-verify',
+        '-digest',
+        digestOf('x').toString('hex'),
+        '-in',
+        file,
+        '-CAfile',
+        join(workDir, 'ca.pem'),
+        '-untrusted',
+        join(workDir, 'tsa.pem'),
+      ]),
+    ).rejects.toThrow();
   });
 
   it('checks the chain when trusted certificates are given', async () => {
@@ -154,9 +176,7 @@ describe('RFC 3161 against openssl ts as a local TSA', () => {
     const down = createApp({ dataDir: ':memory:', env: { SVC_TSA_URL: `http://127.0.0.1:${port}/tsa?secret=1` } });
     const attempt = createTimestamp(down, manifestDigest);
     await expect(attempt).rejects.toBeInstanceOf(SFCECBuildError);
-    await expect(attempt).rejects.toThrow(
-      `Timestamp authority http://127.0.0.1:${port}/tsa failed: request failed (ECONNREFUSED)`,
-    );
+    await expect(attempt).rejects.toThrow(`Timestamp authority http://127.0.0.1:${port}/tsa failed: request failed (ECONNREFUSED)`);
     down.close();
   });
 

@@ -14,9 +14,7 @@ const attributeNames: Readonly<Record<string, string>> = {
 };
 
 const distinguishedName = (name: pkijs.RelativeDistinguishedNames): string =>
-  name.typesAndValues
-    .map((tv) => `${attributeNames[tv.type] ?? tv.type}=${String(tv.value.valueBlock.value)}`)
-    .join(', ');
+  name.typesAndValues.map((tv) => `${attributeNames[tv.type] ?? tv.type}=${String(tv.value.valueBlock.value)}`).join(', ');
 
 /** Parses a PEM bundle (one or more CERTIFICATE blocks) into pkijs certificates. */
 export const certificatesFromPem = (pem: string): pkijs.Certificate[] =>
@@ -33,9 +31,7 @@ const contentTypeAttribute = '1.2.840.113549.1.9.3';
 
 /** RFC 5652 5.3: the signed content-type attribute must name the encapsulated type, here id-ct-TSTInfo. */
 const signedContentTypeIsTstInfo = (token: ParsedToken): boolean => {
-  const attribute = token.signedData.signerInfos[0]?.signedAttrs?.attributes.find(
-    (attr) => attr.type === contentTypeAttribute,
-  );
+  const attribute = token.signedData.signerInfos[0]?.signedAttrs?.attributes.find((attr) => attr.type === contentTypeAttribute);
   const value = attribute?.values[0] as { valueBlock?: { toString(): string } } | undefined;
   return value?.valueBlock?.toString() === tstInfoOid;
 };
@@ -90,11 +86,7 @@ const signatureCheck = async (
  * signature verifies with the TSA certificate embedded in the token (and chains to `trustedCertsPem` when
  * given), and the signing certificate is meant for timestamping (EKU id-kp-timeStamping).
  */
-export const verifyRfc3161 = async (
-  der: Buffer,
-  digest: Buffer,
-  trustedCertsPem: readonly string[] | undefined,
-): Promise<TokenCheck> => {
+export const verifyRfc3161 = async (der: Buffer, digest: Buffer, trustedCertsPem: readonly string[] | undefined): Promise<TokenCheck> => {
   let token: ParsedToken;
   try {
     token = parseTimestampResponse(der);
@@ -117,4 +109,3 @@ export const verifyRfc3161 = async (
     ...(signer === null ? {} : { tsa: distinguishedName(signer.subject) }),
   };
 };
-

@@ -69,7 +69,11 @@ const ClauseDetail = ({ entry }: { entry: Entry }) => {
                 {open ? (
                   <tr>
                     <td colSpan={5}>
-                      {drill.error ? <div role="alert" className="alert">{drill.error}</div> : null}
+                      {drill.error ? (
+                        <div role="alert" className="alert">
+                          {drill.error}
+                        </div>
+                      ) : null}
                       {drill.page === null && drill.error === null ? <p role="status">Loading records…</p> : null}
                       {drill.page ? (
                         <>
@@ -181,8 +185,8 @@ export const FrameworksScreen = () => {
         <>
           <p role="status" className="framework-summary">
             {summary.name} for <strong>{map.project_id}</strong>
-            {map.from || map.to ? ` (${map.from ?? '…'} to ${map.to ?? '…'})` : ' (all dates)'}: {summary.SATISFIED}{' '}
-            satisfied, {summary.PARTIAL} partial, {summary.GAP} gap of {summary.clauses} mapped clauses.
+            {map.from || map.to ? ` (${map.from ?? '…'} to ${map.to ?? '…'})` : ' (all dates)'}: {summary.SATISFIED} satisfied,{' '}
+            {summary.PARTIAL} partial, {summary.GAP} gap of {summary.clauses} mapped clauses.
           </p>
           <p className="muted">
             Records in range:{' '}

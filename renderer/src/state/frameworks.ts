@@ -48,10 +48,7 @@ export const useFrameworks = create<FrameworksState>((set, get) => ({
   error: null,
   init: async () => {
     try {
-      const [{ frameworks }, { projects }] = await Promise.all([
-        callOp('frameworks.list', {}),
-        callOp('audit.projects', {}),
-      ]);
+      const [{ frameworks }, { projects }] = await Promise.all([callOp('frameworks.list', {}), callOp('audit.projects', {})]);
       set({ frameworks, projects: projects.map((project) => project.project_id) });
     } catch (error) {
       set({ error: messageOf(error) });

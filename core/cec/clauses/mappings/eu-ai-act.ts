@@ -86,7 +86,10 @@ export const euAiActMapping: FrameworkMapping = {
     'Article 12(2)': {
       ...clause(
         'Logging gives traceability appropriate to the purpose: situations that may present a risk, post-market monitoring and operational monitoring.',
-        primary('drift_events', 'Detected drift is a situation that may present a risk (12(2)(a)) and feeds post-market monitoring (12(2)(b)-(c)).'),
+        primary(
+          'drift_events',
+          'Detected drift is a situation that may present a risk (12(2)(a)) and feeds post-market monitoring (12(2)(b)-(c)).',
+        ),
         supporting('prri_records', 'Risk-level changes over time.'),
         supporting('gate_evaluations', 'Which version was released, when, and on what evidence.'),
       ),
@@ -124,7 +127,10 @@ export const euAiActMapping: FrameworkMapping = {
     'Article 14(4)': {
       ...clause(
         'Overseers can understand capacities and limits, detect anomalies, avoid automation bias, interpret and override output, and stop the system.',
-        primary('gate_evaluations', 'Override decisions with approver and reason are the recorded power to disregard or reverse output (14(4)(d)).'),
+        primary(
+          'gate_evaluations',
+          'Override decisions with approver and reason are the recorded power to disregard or reverse output (14(4)(d)).',
+        ),
         supporting('drift_events', 'Alerts that let overseers detect anomalies (14(4)(a)).'),
         supporting('score_records', 'Documented capacities and limitations (14(4)(a)).'),
       ),
@@ -158,7 +164,8 @@ export const euAiActMapping: FrameworkMapping = {
     'Article 9(3)': 'Defines the scope of the risks to be managed; a scoping rule, not an activity that leaves records.',
     'Article 9(4)': 'Design rationale on how measures interact; shown in the risk management file, not in event records.',
     'Article 9(10)': 'Integration with other Union-law procedures is organisational.',
-    'Article 12(3)': 'Specific to remote biometric identification systems; the store does not hold the reference databases or matched input the paragraph lists.',
+    'Article 12(3)':
+      'Specific to remote biometric identification systems; the store does not hold the reference databases or matched input the paragraph lists.',
     'Article 13(2)': 'Delivery of instructions for use is a document obligation, not an event.',
     'Article 14(5)': 'Specific to remote biometric identification (two-person verification).',
     'Article 15(2)': 'Addressed to the Commission (benchmarks and measurement methodologies), not to the provider.',

@@ -8,7 +8,7 @@ export const iso27001Mapping: FrameworkMapping = {
   citation: 'ISO/IEC 27001:2022 Annex A',
   clauses: {
     'A.5.12': clause(
-      'Classify information by the organisation\'s security needs (confidentiality, integrity, availability, interested parties).',
+      "Classify information by the organisation's security needs (confidentiality, integrity, availability, interested parties).",
       primary('pii_detections', 'Entity types found in a source classify it as holding personal data.'),
     ),
     'A.5.34': clause(

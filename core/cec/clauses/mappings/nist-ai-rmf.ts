@@ -21,7 +21,7 @@ export const nistAiRmfMapping: FrameworkMapping = {
       supporting('gate_evaluations', 'Testing tied to decisions.'),
     ),
     'MAP 1.5': clause(
-      'The organisation\'s risk tolerances are determined and documented.',
+      "The organisation's risk tolerances are determined and documented.",
       primary('gate_evaluations', 'Gate thresholds are the operational statement of tolerance.'),
       supporting('prri_records', 'Risk levels the tolerances are expressed in.'),
     ),

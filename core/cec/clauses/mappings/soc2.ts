@@ -59,7 +59,7 @@ export const soc2Mapping: FrameworkMapping = {
       supporting('pii_detections', 'Outputs screened for personal data.'),
     ),
     'P3.1': clause(
-      'Personal information is collected consistently with the entity\'s privacy objectives.',
+      "Personal information is collected consistently with the entity's privacy objectives.",
       primary('pii_detections', 'What personal information actually appears, by source.'),
     ),
     'P6.7': clause(
