@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../cli.ts';
+import { SFCECClient } from './client.ts';
+import { exportPublicKey } from './ed25519.ts';
+import { seedDays, tempApp } from './test-support.ts';
+import { readAllEntries, writeEntries } from './zip-fixtures.ts';
+
+const run = promisify(execFile);
+
+/** Runs `svc ...` in-process through the real entry point, capturing stdout and stderr. */
+const svc = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
+  try {
+    const code = await main(args);
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    stdout.mockRestore();
+    stderr.mockRestore();
+  }
+};
+
+const fixture = tempApp();
+let zip = '';
+let tampered = '';
+let pem = '';
+
+beforeAll(async () => {
+  seedDays(fixture.app, 'cli', ['2026-02-01', '2026-02-02']);
+  zip = (await new SFCECClient({ app: fixture.app }).buildBundle('cli', ['2026-02-01', '2026-02-02'])).zip_path;
+  const entries = await readAllEntries(zip);
+  entries.set('bias_reports/records.ndjson', Buffer.from(''));
+  tampered = join(fixture.dir, 'tampered.zip');
+  await writeEntries(tampered, entries);
+  pem = join(fixture.dir, 'producer.pem');
+  writeFileSync(pem, (await exportPublicKey(fixture.app)).pem);
+});
+afterAll(() => fixture.cleanup());
+
+describe('svc verify and svc build', () => {
+  it('exits 0 for a valid bundle (HMAC key) and prints JSON', async () => {
+    const result = await svc(['verify', zip, '--key', 'test-signing-key-0123456789abcdef', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ overall_valid: true });
+  });
+
+  it('exits 0 with only the producer public key, 1 for a tampered bundle, 2 for a missing file', async () => {
+    const withPem = await svc(['verify', zip, '--public-key', pem]);
+    expect(withPem.code).toBe(0);
+    expect(withPem.stdout).toContain('VALID');
+    const bad = await svc(['verify', tampered, '--public-key', pem]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/INVALID[\s\S]*FAIL +chain/);
+    const missing = await svc(['verify', join(fixture.dir, 'nope.zip'), '--key', 'k'.repeat(20)]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Bundle file not found/);
+    expect((await svc(['verify'])).code).toBe(2);
+  });
+
+  it('svc build writes a bundle from the data dir', async () => {
+    const out = join(fixture.dir, 'cli-out');
+    const result = await svc([
+      'build',
+      '--project',
+      'cli',
+      '--from',
+      '2026-02-01',
+      '--to',
+      '2026-02-02',
+      '--frameworks',
+      'soc2,ISO/IEC 42001',
+      '--out',
+      out,
+      '--data-dir',
+      fixture.dir,
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    const built = JSON.parse(result.stdout) as { zip_path: string; frameworks_covered: string[] };
+    expect(built.zip_path).toBe(join(out, 'svc_cec_cli_2026-02-01_2026-02-02.zip'));
+    expect(built.frameworks_covered).toEqual(['soc2', 'iso_42001']);
+    expect((await svc(['build', '--project', 'cli'])).code).toBe(2);
+  });
+
+  it('the installed bin/svc.js exits 0 for a valid bundle (one real process)', async () => {
+    const { stdout } = await run(process.execPath, ['bin/svc.js', 'verify', zip, '--key', 'test-signing-key-0123456789abcdef'], {
+      env: { ...process.env, SVC_SIGNING_KEY: '' },
+    });
+    expect(stdout).toMatch(/VALID/);
+  }, 90_000);
+});
