@@ -1,5 +1,6 @@
-import type { App } from '../app.ts';
+import { type App, service } from '../app.ts';
 import { appendEvidence } from '../audit/store.ts';
+import type { EvidenceInput } from '../audit/types.ts';
 import { AppError } from '../errors.ts';
 import { defaultPiiEngine } from './default-engine.ts';
 import { compareFindings, removeDuplicates } from './dedupe.ts';
@@ -108,33 +109,74 @@ const summarise = (entities: readonly Finding[]) => {
   return { counts, scores };
 };
 
+type PendingRecord = { readonly input: EvidenceInput; readonly at: string; readonly done: (error?: unknown) => void };
+type EvidenceQueue = { pending: PendingRecord[]; scheduled: boolean };
+
+/** Writes every queued record in one transaction (one fsync for all of them); a failed batch is retried one by one. */
+const flushEvidence = (app: App, queue: EvidenceQueue): void => {
+  const batch = queue.pending;
+  queue.pending = [];
+  queue.scheduled = false;
+  const write = (records: readonly PendingRecord[]): void =>
+    app.db.transaction(() => {
+      appendEvidence(app, records.map((record) => record.input));
+      recordScanTime(app, records.reduce((latest, record) => (record.at > latest ? record.at : latest), ''));
+    })();
+  try {
+    write(batch);
+    for (const record of batch) record.done();
+  } catch {
+    for (const record of batch) {
+      try {
+        write([record]);
+        record.done();
+      } catch (error) {
+        record.done(error);
+      }
+    }
+  }
+};
+
 /**
- * Appends the scan's `pii_detections` evidence record and stores last_scan_at, in one transaction. The payload
- * holds entity types, counts, scores, text length, action, engine and language: never the text or a matched value.
+ * Group commit: scans that finish in the same event-loop turn share one transaction, and each caller waits for
+ * the commit, so evidence stays durable (synchronous = FULL) without one fsync per scan.
  */
-const recordScan = (app: App, request: ScanRequest, outcome: ScanOutcome): void => {
+const appendDurably = (app: App, input: EvidenceInput, at: string): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const queue = service(app, 'pii.evidenceQueue', (): EvidenceQueue => ({ pending: [], scheduled: false }));
+    queue.pending.push({ input, at, done: (error) => (error === undefined ? resolve() : reject(scanError(error))) });
+    if (!queue.scheduled) {
+      queue.scheduled = true;
+      setImmediate(() => flushEvidence(app, queue));
+    }
+  });
+
+/**
+ * Records the scan as a `pii_detections` evidence record and stores last_scan_at. The payload holds entity
+ * types, counts, scores, text length, action, engine and language: never the text or a matched value.
+ */
+const recordScan = (app: App, request: ScanRequest, outcome: ScanOutcome): Promise<void> => {
   const { counts, scores } = summarise(outcome.result.entities);
   const at = app.now().toISOString();
-  app.db.transaction(() => {
-    appendEvidence(app, [
-      {
-        project_id: request.projectId,
-        schema_key: 'pii_detections',
-        timestamp: at,
-        payload: {
-          source: request.source,
-          language: request.language,
-          entity_counts: counts,
-          total_findings: outcome.result.entities.length,
-          scores,
-          text_length: [...request.text].length,
-          redacted: outcome.action === 'redact' && outcome.result.detected,
-          labels: { action: outcome.action, engine: outcome.engine },
-        },
+  return appendDurably(
+    app,
+    {
+      project_id: request.projectId,
+      schema_key: 'pii_detections',
+      timestamp: at,
+      payload: {
+        source: request.source,
+        language: request.language,
+        entity_counts: counts,
+        total_findings: outcome.result.entities.length,
+        scores,
+        text_length: [...request.text].length,
+        redacted: outcome.action === 'redact' && outcome.result.detected,
+        labels: { action: outcome.action, engine: outcome.engine },
       },
-    ]);
-    recordScanTime(app, at);
-  })();
+    },
+    at,
+  );
 };
 
 /**
@@ -155,7 +197,7 @@ export const scanText = async (app: App, request: ScanRequest): Promise<ScanOutc
   const found = await findEntities(app, engine, request);
   const result = action === 'flag' ? { ...found.result, redacted_text: request.text } : found.result;
   const outcome: ScanOutcome = { result, action, engine: found.engine };
-  recordScan(app, request, outcome);
+  await recordScan(app, request, outcome);
   if (action === 'block' && result.detected) throw new AppError('UNPROCESSABLE', 'PII_DETECTED');
   return outcome;
 };
