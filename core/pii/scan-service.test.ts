@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app.ts';
 import { iterateEvidence } from '../audit/store.ts';
@@ -100,6 +103,36 @@ describe('scanText with the built-in engine', () => {
       code: 'PAYLOAD_TOO_LARGE',
       message: 'request_too_large',
     });
+  });
+});
+
+describe('evidence and configuration', () => {
+  it('records concurrent scans in one durable chain, in order, with no gaps', async () => {
+    const app = newApp();
+    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => scanText(app, { ...request, text: `Mail user${i}@example.com` })));
+    expect(outcomes.every((o) => o.result.detected)).toBe(true);
+    const records = evidenceOf(app);
+    expect(records.map((r) => r.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    for (let i = 1; i < records.length; i++) expect(records[i]?.prev_hash).toBe(records[i - 1]?.hash);
+  });
+
+  it('loads custom recognizers from <dataDir>/recognizers.json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-pii-'));
+    try {
+      writeFileSync(
+        join(dir, 'recognizers.json'),
+        JSON.stringify([{ name: 'Ticket', supported_entity: 'TICKET_ID', patterns: [{ name: 'ticket', regex: 'TCK-\\d{6}', score: 0.9 }] }]),
+      );
+      const app = createApp({ dataDir: dir, env: {} });
+      apps.push(app);
+      const { result } = await scanText(app, { ...request, text: 'See TCK-123456 for details.' });
+      expect(result.entities.filter((f) => f.type === 'TICKET_ID')).toEqual([{ type: 'TICKET_ID', start: 4, end: 14, score: 0.9 }]);
+      expect(result.redacted_text).toBe('See <TICKET_ID> for details.');
+    } finally {
+      for (const app of apps) app.close();
+      apps = [];
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
