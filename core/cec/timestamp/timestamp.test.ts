@@ -1,14 +1,16 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, webcrypto } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../app.ts';
 import { SFCECBuildError } from '../../errors.ts';
+import { cryptoEngine, toArrayBuffer } from './crypto-engine.ts';
 import { createTimestamp, stubMarker, verifyTimestamp } from './index.ts';
 import { startTestTsa, type TestTsa } from './test-tsa.ts';
 
@@ -23,6 +25,28 @@ const freePort = async (): Promise<number> => {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+};
+
+const pemBody = (pem: string): Buffer => Buffer.from(pem.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, ''), 'base64');
+
+/**
+ * Re-signs a token's SignedData with another certificate and key (same TSTInfo, same signed attributes), as a
+ * forger holding some other valid key would. Used to show that the certificate's purpose is checked.
+ */
+const resignWith = async (token: Buffer, certPem: string, keyPem: string): Promise<Buffer> => {
+  const response = pkijs.TimeStampResp.fromBER(toArrayBuffer(token));
+  const content = response.timeStampToken?.content;
+  if (content === undefined) throw new Error('token without timeStampToken');
+  const signedData = new pkijs.SignedData({ schema: content });
+  const certificate = pkijs.Certificate.fromBER(toArrayBuffer(pemBody(certPem)));
+  signedData.certificates = [certificate];
+  const signer = signedData.signerInfos[0];
+  if (signer === undefined) throw new Error('token without signer');
+  signer.sid = new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber });
+  const key = await webcrypto.subtle.importKey('pkcs8', pemBody(keyPem), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+  await signedData.sign(key as unknown as CryptoKey, 0, 'SHA-256', undefined, cryptoEngine);
+  const timeStampToken = new pkijs.ContentInfo({ contentType: pkijs.ContentInfo.SIGNED_DATA, content: signedData.toSchema(true) });
+  return Buffer.from(new pkijs.TimeStampResp({ status: response.status, timeStampToken }).toSchema().toBER(false));
 };
 
 /** Flips one byte of a copy, at an offset from the start (or from the end when negative). */
@@ -163,6 +187,50 @@ describe('RFC 3161 against openssl ts as a local TSA', () => {
     const check = await verifyTimestamp(flipByte(token, -1), manifestDigest);
     expect(check.valid).toBe(false);
     expect(check.errors.join('\n')).toMatch(/Timestamp signature does not verify/);
+  });
+
+  it('accepts a token re-signed by the TSA itself (the re-signing helper is sound)', async () => {
+    const keyPem = readFileSync(join(tsa.dir, 'tsa.key'), 'utf8');
+    const resigned = await resignWith(token, tsa.tsaPem, keyPem);
+    expect(resigned.equals(token)).toBe(false);
+    expect(await verifyTimestamp(resigned, manifestDigest)).toMatchObject({ valid: true, errors: [] });
+  });
+
+  it('rejects a token signed by a certificate not meant for timestamping', async () => {
+    await run(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        'plain.key',
+        '-out',
+        'plain.pem',
+        '-days',
+        '30',
+        '-subj',
+        '/CN=Not a TSA',
+        '-addext',
+        'keyUsage=critical,digitalSignature',
+      ],
+      { cwd: workDir },
+    );
+    const forged = await resignWith(
+      token,
+      readFileSync(join(workDir, 'plain.pem'), 'utf8'),
+      readFileSync(join(workDir, 'plain.key'), 'utf8'),
+    );
+    const check = await verifyTimestamp(forged, manifestDigest);
+    expect(check).toMatchObject({ valid: false, tsa: 'CN=Not a TSA' });
+    expect(check.errors).toEqual(['TSA certificate lacks the timeStamping extended key usage']);
+    const trusted = await verifyTimestamp(forged, manifestDigest, { trustedCertsPem: [tsa.caPem] });
+    expect(trusted.errors).toContain('TSA certificate lacks the timeStamping extended key usage');
+    expect(trusted.errors.join('\n')).toMatch(/does not chain to a trusted certificate/);
   });
 
   it('reports bytes that are not a token at all', async () => {

@@ -2,6 +2,9 @@
 export type TsaLimits = { readonly timeoutMs: number; readonly maxReplyBytes: number };
 export const defaultTsaLimits: TsaLimits = { timeoutMs: 15_000, maxReplyBytes: 256 * 1024 };
 
+/** RFC 3161's media type, and the name some deployed TSAs send instead. */
+const replyTypes = ['application/timestamp-reply', 'application/timestamp-response'];
+
 /** The TSA URL without credentials, query or fragment: safe to put in logs and error messages. */
 export const describeTsa = (url: string): string => {
   try {
@@ -58,7 +61,7 @@ export const postTimestampQuery = async (url: string, der: Buffer, limits: TsaLi
     throw new Error(`HTTP ${response.status}`);
   }
   const type = response.headers.get('content-type') ?? '';
-  if (!type.toLowerCase().startsWith('application/timestamp-reply')) {
+  if (!replyTypes.some((accepted) => type.toLowerCase().startsWith(accepted))) {
     await response.body?.cancel();
     throw new Error(`unexpected content type "${type.slice(0, 60)}"`);
   }
