@@ -1,24 +1,25 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { EvidenceRecord } from './types.ts';
 
 /** prev_hash of the first record (seq 1) of every project chain. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+/** One-shot hashing: no Hash object per record (measurably cheaper on the ingest path). */
+const sha256Hex = (text: string): string => hash('sha256', text, 'hex');
 
-const loneSurrogate = /\p{Surrogate}/u;
+type WellFormed = { isWellFormed(): boolean };
 
-/**
- * RFC 8785 (JCS) canonical JSON of plain JSON data: object keys sorted by UTF-16 code units, ES number
- * serialisation, JSON string escaping. Throws on what JSON cannot carry (NaN, Infinity, lone surrogates,
- * functions). Written here because the `canonicalize` package costs about 4x more on the ingest hot path;
- * a test checks both agree.
- */
-export const jcs = (value: unknown): string => {
+/** JSON string literal; JCS forbids lone surrogates, which JSON.stringify would escape instead. */
+const quote = (text: string): string => {
+  if (!(text as unknown as WellFormed).isWellFormed()) throw new TypeError('Lone surrogate is not allowed');
+  return JSON.stringify(text);
+};
+
+/** The exact, general JCS writer: slower, used when the fast path cannot be trusted. */
+const jcsExact = (value: unknown): string => {
   switch (typeof value) {
     case 'string':
-      if (loneSurrogate.test(value)) throw new TypeError('Lone surrogate is not allowed');
-      return JSON.stringify(value);
+      return quote(value);
     case 'number':
       if (!Number.isFinite(value)) throw new TypeError(`${value} is not allowed in JSON`);
       return JSON.stringify(value);
@@ -26,14 +27,68 @@ export const jcs = (value: unknown): string => {
       return value ? 'true' : 'false';
     case 'object': {
       if (value === null) return 'null';
-      if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : jcs(item))).join(',')}]`;
-      const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-      entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      return `{${entries.map(([k, v]) => `${jcs(k)}:${jcs(v)}`).join(',')}}`;
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + (value[i] === undefined ? 'null' : jcsExact(value[i]));
+        return `${out}]`;
+      }
+      const object = value as Record<string, unknown>;
+      // Default sort compares UTF-16 code units, exactly the order RFC 8785 prescribes.
+      let out = '{';
+      for (const key of Object.keys(object).sort()) {
+        const item = object[key];
+        if (item === undefined) continue;
+        out += `${out.length > 1 ? ',' : ''}${quote(key)}:${jcsExact(item)}`;
+      }
+      return `${out}}`;
     }
     default:
       throw new TypeError(`A ${typeof value} has no JSON representation`);
   }
+};
+
+/** Integer-like keys: JS enumerates them numerically first, so a sorted copy would not keep JCS order. */
+const indexLikeKey = /^(0|[1-9]\d*)$/;
+const needsExactKey = (key: string): boolean => {
+  const first = key.charCodeAt(0);
+  return (first >= 48 && first <= 57 && indexLikeKey.test(key)) || key === '__proto__';
+};
+class NeedsExactPath extends Error {}
+
+/** A copy with object keys in JCS order; checks numbers. Keys it cannot place (`__proto__`, indexes) bail out. */
+const sortedCopy = (value: unknown): unknown => {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`${value} is not allowed in JSON`);
+    return value;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(sortedCopy);
+  const object = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(object).sort()) {
+    if (needsExactKey(key)) throw new NeedsExactPath();
+    copy[key] = sortedCopy(object[key]);
+  }
+  return copy;
+};
+
+/** JSON.stringify writes a lone surrogate as an escape; JCS must reject it instead (rare: re-check exactly). */
+const surrogateEscape = /\\ud[89a-f]/i;
+
+/**
+ * RFC 8785 (JCS) canonical JSON of plain JSON data: object keys sorted by UTF-16 code units, ES number
+ * serialisation, JSON string escaping. Throws on what JSON cannot carry (NaN, Infinity, lone surrogates,
+ * functions). Fast path: one native JSON.stringify over a key-sorted copy; the `canonicalize` package costs
+ * several times more on the ingest hot path. A test checks both agree.
+ */
+export const jcs = (value: unknown): string => {
+  try {
+    const text = JSON.stringify(sortedCopy(value));
+    if (text !== undefined && !surrogateEscape.test(text) && typeof value !== 'function') return text;
+  } catch (error) {
+    if (!(error instanceof NeedsExactPath)) throw error;
+  }
+  return jcsExact(value);
 };
 
 /**
@@ -46,9 +101,9 @@ export const computeRecordHash = (record: Omit<EvidenceRecord, 'hash'>): string 
 };
 
 /**
- * Same hash as computeRecordHash when `payloadJcs` is already JCS(payload) and every other field is ASCII
- * (the store guarantees both): writes the canonical envelope directly instead of re-sorting keys, which
- * matters on the ingest hot path. Keys appear in JCS (UTF-16 code unit) order.
+ * Same hash as computeRecordHash when `payloadJcs` is already JCS(payload) and every other field is ASCII that
+ * JSON needs no escape for (the store's id patterns, ISO times and hex guarantee it): writes the canonical
+ * envelope directly, keys in JCS order. A verifier that finds a mismatch re-checks with computeRecordHash.
  */
 export const hashWithCanonicalPayload = (record: Omit<EvidenceRecord, 'hash' | 'payload'>, payloadJcs: string): string =>
   sha256Hex(

@@ -21,7 +21,11 @@ export const evidenceInputSchema = z.strictObject({
   schema_key: z.enum(schemaKeys),
   timestamp: z.iso.datetime({ offset: true }).optional(),
   record_id: z.string().regex(idPattern, 'expected 1-128 characters of A-Z a-z 0-9 . _ : -').optional(),
-  payload: z.record(z.string(), z.unknown()),
+  // Checked for shape only: the key's own schema validates the content (no second copy of the object).
+  payload: z.custom<Record<string, unknown>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'expected an object',
+  ),
 });
 
 /** A validated input with every default filled and its payload already canonical: ready to chain. */
@@ -31,6 +35,8 @@ export type PreparedInput = {
   readonly schema_key: SchemaKey;
   readonly timestamp: string;
   readonly payloadJcs: string;
+  /** The validated payload object, when the caller still has it (not after staging). */
+  readonly payload?: Record<string, unknown>;
 };
 
 export type InputIssue = { readonly path: string; readonly message: string };
@@ -70,6 +76,7 @@ export const prepareInput = (raw: unknown, now: Date): PrepareResult => {
       timestamp:
         input.timestamp !== undefined && utcMillis.test(input.timestamp) ? input.timestamp : new Date(input.timestamp ?? now).toISOString(),
       payloadJcs,
+      payload: payload.data,
     },
   };
 };

@@ -113,7 +113,9 @@ export const writeChain = (
       head.seq = base.seq;
       head.hash = hash;
       options.onWritten?.(base.project_id, base.seq, hash);
-      if (options.collect) out.push({ ...base, payload: JSON.parse(input.payloadJcs) as Record<string, unknown>, hash });
+      if (options.collect) {
+        out.push({ ...base, payload: input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>), hash });
+      }
       index += 1;
     }
     for (const [projectId, head] of heads) st.setHead.run(projectId, head.seq, head.hash, recordedAt);

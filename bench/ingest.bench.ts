@@ -1,0 +1,118 @@
+/**
+ * Evidence ingest vs a raw SQLite insert of the same rows (issue 4, "Measured").
+ *
+ *   node --import tsx bench/ingest.bench.ts                  # 100k records
+ *   BENCH_RECORDS=1000000 node --import tsx bench/ingest.bench.ts
+ *
+ * Both sides write to a fresh data dir with the same schema, indexes and pragmas (WAL, synchronous=FULL), in
+ * transactions of BENCH_BATCH rows. Raw: a prepared INSERT of ready-made rows (payload JSON and a hash string
+ * precomputed outside the timer). Ours: appendEvidence, i.e. envelope + payload schema validation, JCS, chain
+ * lookup, SHA-256 per record, head update. Input generation is outside both timers. The ratio is raw time /
+ * our time (our throughput as a fraction of raw): the aim is >= 0.5.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../core/app.ts';
+import { examplePayloads } from '../core/audit/examples.ts';
+import { appendEvidence } from '../core/audit/store.ts';
+import { schemaKeys } from '../core/audit/types.ts';
+import type { EvidenceInput, SchemaKey } from '../core/audit/types.ts';
+import { verifyChain } from '../core/audit/verify.ts';
+
+const total = Number(process.env.BENCH_RECORDS ?? 100_000);
+const batchSize = Number(process.env.BENCH_BATCH ?? 5_000);
+const projectId = 'bench';
+const start = Date.UTC(2026, 0, 1);
+
+/** The i-th record: six keys in turn, distinct content per record, one event a second. */
+const input = (i: number): EvidenceInput => {
+  const key = schemaKeys[i % schemaKeys.length] as SchemaKey;
+  return {
+    project_id: projectId,
+    schema_key: key,
+    record_id: `r${i}`,
+    timestamp: new Date(start + i * 1000).toISOString(),
+    payload: { ...examplePayloads[key], labels: { run: String(i) } },
+  };
+};
+const batches = function* (): Generator<EvidenceInput[]> {
+  for (let first = 0; first < total; first += batchSize) {
+    yield Array.from({ length: Math.min(batchSize, total - first) }, (_, k) => input(first + k));
+  }
+};
+
+const dataDir = (name: string): string => mkdtempSync(join(tmpdir(), `svc-bench-${name}-`));
+let peakRss = 0;
+const sampleRss = (): void => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+};
+
+const raw = (): number => {
+  const dir = dataDir('raw');
+  const app = createApp({ dataDir: dir, env: {} });
+  const insert = app.db.prepare(
+    'INSERT INTO audit_records (seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const fakeHash = 'f'.repeat(64);
+  const recordedAt = new Date().toISOString();
+  type Row = [number, string, string, string, string, string, string, string, string];
+  const write = app.db.transaction((rows: Row[]) => {
+    for (const row of rows) insert.run(...row);
+  });
+  let ms = 0;
+  let seq = 0;
+  for (const batch of batches()) {
+    const rows = batch.map((r): Row => {
+      seq += 1;
+      return [
+        seq,
+        r.record_id as string,
+        r.project_id,
+        r.schema_key,
+        r.timestamp as string,
+        recordedAt,
+        JSON.stringify(r.payload),
+        fakeHash,
+        fakeHash,
+      ];
+    });
+    const t = performance.now();
+    write(rows);
+    ms += performance.now() - t;
+    sampleRss();
+  }
+  app.close();
+  rmSync(dir, { recursive: true, force: true });
+  return ms;
+};
+
+const ours = async (): Promise<{ ms: number; verifyMs: number }> => {
+  const dir = dataDir('chain');
+  const app = createApp({ dataDir: dir, env: {} });
+  let ms = 0;
+  for (const batch of batches()) {
+    const t = performance.now();
+    appendEvidence(app, batch);
+    ms += performance.now() - t;
+    sampleRss();
+  }
+  const t = performance.now();
+  const verdict = await verifyChain(app, projectId);
+  const verifyMs = performance.now() - t;
+  if (!verdict.valid || verdict.head_seq !== total) throw new Error(`chain check failed: ${JSON.stringify(verdict)}`);
+  app.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { ms, verifyMs };
+};
+
+const perSecond = (ms: number): string => `${Math.round(total / (ms / 1000)).toLocaleString('en-US')} rec/s`;
+
+const rawMs = raw();
+const { ms: chainMs, verifyMs } = await ours();
+console.log(`ingest bench: ${total.toLocaleString('en-US')} records, six schema keys, batches of ${batchSize}`);
+console.log(`  raw SQLite insert      ${(rawMs / 1000).toFixed(2)} s  ${perSecond(rawMs)}`);
+console.log(`  appendEvidence (chain) ${(chainMs / 1000).toFixed(2)} s  ${perSecond(chainMs)}`);
+console.log(`  ratio (raw time / chain time) ${(rawMs / chainMs).toFixed(2)}x   (aim >= 0.5x)`);
+console.log(`  verifyChain            ${(verifyMs / 1000).toFixed(2)} s  ${perSecond(verifyMs)}`);
+console.log(`  peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
