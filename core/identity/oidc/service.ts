@@ -39,6 +39,15 @@ export type OidcAuthorizeInput = {
 
 export const defaultScope = 'openid email profile';
 
+/** The URL parser's form, because the token request sends that form and the provider compares exactly. */
+const normalizeRedirectUri = (value: string): string => {
+  try {
+    return new URL(value).href;
+  } catch (error) {
+    throw oidcError('config', 'the redirect URI is not a valid URL', error);
+  }
+};
+
 /**
  * Starts an authorization-code login with PKCE S256: discovers the provider (cached), keeps state, nonce and
  * the code verifier server-side (SQLite, 10 minutes, one use) and returns where to send the user. Defaults
@@ -52,8 +61,9 @@ export const oidcAuthorize = async (
   const settings = app.settings.get();
   const provider_url = input.provider_url || settings.oidcProviderUrl;
   const client_id = input.client_id || settings.oidcClientId;
-  const redirect_uri =
-    input.redirect_uri || settings.oidcRedirectUri || `${spOrigin(app, getSamlConfig(app), options.origin)}/oidc/callback`;
+  const redirect_uri = normalizeRedirectUri(
+    input.redirect_uri || settings.oidcRedirectUri || `${spOrigin(app, getSamlConfig(app), options.origin)}/oidc/callback`,
+  );
   const scope = (input.scope || defaultScope).trim().replace(/\s+/g, ' ');
   if (provider_url === '') throw oidcError('config', 'no OIDC provider URL is configured (SVC_OIDC_PROVIDER_URL)');
   if (client_id === '') throw oidcError('config', 'no OIDC client id is configured (SVC_OIDC_CLIENT_ID)');
@@ -133,15 +143,21 @@ const sameText = (a: string, b: string): boolean => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
-/** Starts the SSO session and session JWT for a verified login and shapes the spec's OIDCTokenResult. */
-export const oidcTokenResult = async (app: App, login: VerifiedOidcLogin): Promise<OIDCTokenResult> => {
+/**
+ * Starts the SSO session and session JWT for a verified login and shapes the spec's OIDCTokenResult; the
+ * HTTP callback also needs the SSO session id and tier for the browser session.
+ */
+export const completeOidcLogin = async (
+  app: App,
+  login: VerifiedOidcLogin,
+): Promise<{ result: OIDCTokenResult; sessionId: string; tier: 'free' | 'api' | 'admin' }> => {
   const sso = await completeSsoLogin(app, {
     idpSessionId: login.idpSessionId,
     subject: login.subject,
     email: login.email,
     amr: 'oidc',
   });
-  return {
+  const result: OIDCTokenResult = {
     access_token: login.tokens.access_token,
     token_type: 'Bearer',
     expires_in: login.tokens.expires_in ?? 0,
@@ -150,6 +166,7 @@ export const oidcTokenResult = async (app: App, login: VerifiedOidcLogin): Promi
     subject: login.subject,
     email: login.email,
   };
+  return { result, sessionId: sso.session.session_id, tier: sso.tier };
 };
 
 /**
@@ -174,5 +191,5 @@ export const oidcCallback = async (
       detail: { check: 'email' },
     });
   }
-  return oidcTokenResult(app, login);
+  return (await completeOidcLogin(app, login)).result;
 };

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
@@ -59,6 +60,7 @@ export const startTestProvider = async (options: { redirectUris: string[]; clien
       return grant;
     },
     cookies: { keys: ['test-cookie-key-0123456789'] },
+    jwks: { keys: [{ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'test', use: 'sig', alg: 'RS256' }] },
   });
   provider.on('server_error', () => {});
   const callback = provider.callback();
@@ -95,9 +97,10 @@ export const startTestProvider = async (options: { redirectUris: string[]; clien
  */
 export const followLogin = async (authorizationUrl: string, redirectPrefix: string): Promise<URL> => {
   const jar = new Map<string, string>();
+  const prefix = new URL(redirectPrefix).href;
   let url = authorizationUrl;
   for (let hop = 0; hop < 10; hop += 1) {
-    if (url.startsWith(redirectPrefix)) return new URL(url);
+    if (url.startsWith(prefix)) return new URL(url);
     const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
     const response = await fetch(url, { redirect: 'manual', headers: cookie === '' ? {} : { cookie } });
     for (const header of response.headers.getSetCookie()) {
