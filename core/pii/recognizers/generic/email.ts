@@ -9,9 +9,17 @@ import { scoreCandidate } from '../../pattern.ts';
 import type { Finding, Recognizer } from '../../types.ts';
 import { GENERIC_LANGUAGES } from '../languages.ts';
 
-const LOCAL = /[\p{L}\p{N}_!#$%&'*+\-/=?^`{|}~.]/u;
-const DOMAIN = /[\p{L}\p{N}_.-]/u;
-const WORD = /[\p{L}\p{N}_]/u;
+const WORD_RE = /[\p{L}\p{N}_]/u;
+const LOCAL_SPECIALS = "!#$%&'*+-/=?^`{|}~.";
+/** ASCII fast path, Unicode property test above 0x7f. */
+const isWord = (ch: string): boolean => {
+  const c = ch.charCodeAt(0);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  return WORD_RE.test(ch);
+};
+const LOCAL = { test: (ch: string) => isWord(ch) || LOCAL_SPECIALS.includes(ch) };
+const DOMAIN = { test: (ch: string) => isWord(ch) || ch === '.' || ch === '-' };
+const WORD = { test: isWord };
 const MAX_LOCAL = 64;
 const MAX_DOMAIN = 253;
 
