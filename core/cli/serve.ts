@@ -25,7 +25,10 @@ export const serveCommand: CliCommand = {
       return 2;
     }
     const host = values.host ?? process.env.SVC_HTTP_HOST ?? '127.0.0.1';
-    const extraHosts = (process.env.SVC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+    const extraHosts = (process.env.SVC_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
     const listener = await startListener(app, { host, port, extraHosts });
     if (!app.settings.secret('signingKey')) {
       log.warn('SVC_SIGNING_KEY is not set: bundle manifests are signed with a per-install key (see README)');

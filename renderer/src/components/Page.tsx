@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 
 /** The frame of every screen: a heading, an optional description, an error banner, then the content. */
-export const Page = ({ title, description, error, children }: { title: string; description?: string; error?: string | null; children: ReactNode }) => (
+export const Page = ({
+  title,
+  description,
+  error,
+  children,
+}: {
+  title: string;
+  description?: string;
+  error?: string | null;
+  children: ReactNode;
+}) => (
   <section className="page" aria-labelledby="page-title">
     <header className="page-header">
       <h1 id="page-title">{title}</h1>
