@@ -19,8 +19,17 @@ describe('SFIdentityClient (spec 4.4)', () => {
   it('runs the SCIM operations with spec records and SFIdentityError', () => {
     app = createApp({ dataDir: ':memory:', env: {} });
     const client = new SFIdentityClient(app);
-    const user = client.scimCreateUser({ userName: 'sdk@x.test', displayName: 'SDK User', emails: [{ value: 'sdk@x.test', primary: true }] });
-    expect(user).toMatchObject({ user_name: 'sdk@x.test', display_name: 'SDK User', active: true, emails: [{ value: 'sdk@x.test', primary: true }] });
+    const user = client.scimCreateUser({
+      userName: 'sdk@x.test',
+      displayName: 'SDK User',
+      emails: [{ value: 'sdk@x.test', primary: true }],
+    });
+    expect(user).toMatchObject({
+      user_name: 'sdk@x.test',
+      display_name: 'SDK User',
+      active: true,
+      emails: [{ value: 'sdk@x.test', primary: true }],
+    });
     expect(thrown(() => client.scimCreateUser({ userName: 'SDK@x.test' }))).toBeInstanceOf(SFIdentityError);
     expect(client.scimGetUser(user.id)).toEqual(user);
     expect(thrown(() => client.scimGetUser('scim-user-none'))).toBeInstanceOf(SFIdentityError);
@@ -29,7 +38,10 @@ describe('SFIdentityClient (spec 4.4)', () => {
     expect(client.scimPatchUser(user.id, [{ op: 'replace', path: 'active', value: false }]).active).toBe(false);
     expect(client.scimPatchUser(user.id, [{ op: 'replace', path: 'active', value: true }]).active).toBe(true);
     const group = client.scimCreateGroup({ displayName: 'Auditors', members: [{ value: user.id }] });
-    expect(client.scimListGroups()).toMatchObject({ total_results: 1, resources: [{ id: group.id, members: [{ value: user.id, display: 'sdk@x.test' }] }] });
+    expect(client.scimListGroups()).toMatchObject({
+      total_results: 1,
+      resources: [{ id: group.id, members: [{ value: user.id, display: 'sdk@x.test' }] }],
+    });
     client.scimDeleteGroup(group.id);
     expect(client.scimGetUser(user.id).groups).toEqual([]);
     client.scimDeleteUser(user.id);

@@ -29,7 +29,11 @@ import { delegateSession, delegateSessionAsync, getSession, revokeIdpSession, ty
 /** Every identity failure surfaces as SFIdentityError (spec 7), keeping the code and the cause. */
 const asIdentityError = (error: unknown): unknown =>
   error instanceof AppError && !(error instanceof SFIdentityError)
-    ? new SFIdentityError(error.message, { code: error.code, cause: error, ...(error.status === undefined ? {} : { status: error.status }) })
+    ? new SFIdentityError(error.message, {
+        code: error.code,
+        cause: error,
+        ...(error.status === undefined ? {} : { status: error.status }),
+      })
     : error;
 
 const guard = <T>(work: () => T): T => {
@@ -106,7 +110,11 @@ export class SFIdentityClient {
   }
 
   /** Non-blocking delegation; email defaults to '' and projectId to 'default'. */
-  ssoDelegateSessionAsync(idpSessionId: string, subject: string, options: { email?: string; projectId?: string } = {}): Promise<SSOSession> {
+  ssoDelegateSessionAsync(
+    idpSessionId: string,
+    subject: string,
+    options: { email?: string; projectId?: string } = {},
+  ): Promise<SSOSession> {
     return guardAsync(() =>
       delegateSessionAsync(this.app, {
         idp_session_id: idpSessionId,
@@ -164,7 +172,11 @@ export class SFIdentityClient {
   exchangeApiKey(apiKey: string): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }> {
     return guardAsync(
       async () =>
-        (await invoke('auth.exchange', { api_key: apiKey }, { app: this.app, actor: { kind: 'local', id: 'sdk', tier: 'admin', scopes: [] } })) as {
+        (await invoke(
+          'auth.exchange',
+          { api_key: apiKey },
+          { app: this.app, actor: { kind: 'local', id: 'sdk', tier: 'admin', scopes: [] } },
+        )) as {
           access_token: string;
           token_type: 'Bearer';
           expires_in: number;

@@ -65,7 +65,14 @@ export const schemaDocuments = (baseUrl: string): Json[] =>
     schemas: [schemaUrn],
     id: schema.urn,
     name: schema.name,
-    description: schema.urn === enterpriseUserUrn ? 'Enterprise User' : schema.urn === userSchemaUrn ? 'User Account' : schema.urn === groupSchemaUrn ? 'Group' : schema.name,
+    description:
+      schema.urn === enterpriseUserUrn
+        ? 'Enterprise User'
+        : schema.urn === userSchemaUrn
+          ? 'User Account'
+          : schema.urn === groupSchemaUrn
+            ? 'Group'
+            : schema.name,
     // RFC 7643 3.1: id, externalId and meta are common attributes, not part of a schema definition.
     attributes: schema.attributes.filter((def) => !commonNames.has(def.name)).map(describeAttr),
     meta: { resourceType: 'Schema', location: `${baseUrl}/Schemas/${schema.urn}` },

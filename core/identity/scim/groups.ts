@@ -1,4 +1,3 @@
-import { ulid } from 'ulid';
 import type { App } from '../../app.ts';
 import { notFound, scimError } from './errors.ts';
 import { pageOf, prepareFilter, sortResources } from './list.ts';
@@ -6,10 +5,11 @@ import { type Json, normalizeResource } from './normalize.ts';
 import { applyPatch, parsePatchRequest } from './patch.ts';
 import type { ListQuery, ResourcePage } from './types.ts';
 import { type GroupRow, groupToWire, type MemberRef } from './wire.ts';
-import { checkIfMatch, writeTransaction } from './write.ts';
+import { checkIfMatch, sql, writeTransaction } from './write.ts';
+import { newId } from './ids.ts';
 
 const rowById = (app: App, id: string): GroupRow | undefined =>
-  app.db.prepare('SELECT * FROM scim_groups WHERE id = ?').get(id) as GroupRow | undefined;
+  sql(app, 'SELECT * FROM scim_groups WHERE id = ?').get(id) as GroupRow | undefined;
 
 const requireRow = (app: App, id: string): GroupRow => {
   const row = rowById(app, id);
@@ -19,9 +19,10 @@ const requireRow = (app: App, id: string): GroupRow => {
 
 const membersOf = (app: App, groupId: string): MemberRef[] =>
   (
-    app.db
-      .prepare('SELECT u.id, u.user_name FROM scim_group_members m JOIN scim_users u ON u.id = m.user_id WHERE m.group_id = ? ORDER BY u.id')
-      .all(groupId) as { id: string; user_name: string }[]
+    sql(
+      app,
+      'SELECT u.id, u.user_name FROM scim_group_members m JOIN scim_users u ON u.id = m.user_id WHERE m.group_id = ? ORDER BY u.id',
+    ).all(groupId) as { id: string; user_name: string }[]
   ).map((row) => ({ id: row.id, userName: row.user_name }));
 
 const toWire = (app: App, row: GroupRow, baseUrl: string): Json => groupToWire(row, membersOf(app, row.id), baseUrl);
@@ -36,7 +37,7 @@ const splitMembers = (app: App, resource: Json): { stored: Json; memberIds: stri
     if (typeof member['type'] === 'string' && member['type'].toLowerCase() !== 'user') {
       throw scimError('invalidValue', 'Only users can be group members; nested groups are not supported');
     }
-    if (app.db.prepare('SELECT 1 FROM scim_users WHERE id = ?').get(id) === undefined) {
+    if (sql(app, 'SELECT 1 FROM scim_users WHERE id = ?').get(id) === undefined) {
       throw scimError('invalidValue', `Member ${id.slice(0, 100)} is not a known user`);
     }
     if (!memberIds.includes(id)) memberIds.push(id);
@@ -45,8 +46,8 @@ const splitMembers = (app: App, resource: Json): { stored: Json; memberIds: stri
 };
 
 const setMembers = (app: App, groupId: string, memberIds: readonly string[]): void => {
-  app.db.prepare('DELETE FROM scim_group_members WHERE group_id = ?').run(groupId);
-  const insert = app.db.prepare('INSERT INTO scim_group_members (group_id, user_id) VALUES (?, ?)');
+  sql(app, 'DELETE FROM scim_group_members WHERE group_id = ?').run(groupId);
+  const insert = sql(app, 'INSERT INTO scim_group_members (group_id, user_id) VALUES (?, ?)');
   for (const userId of memberIds) insert.run(groupId, userId);
 };
 
@@ -55,13 +56,12 @@ export const createGroup = (app: App, body: unknown, baseUrl: string): Json => {
   const resource = normalizeResource('Group', body);
   return writeTransaction(app, () => {
     const { stored, memberIds } = splitMembers(app, resource);
-    const id = `scim-group-${ulid()}`;
+    const id = newId(app, 'scim-group-');
     const now = app.now().toISOString();
-    app.db
-      .prepare(
-        `INSERT INTO scim_groups (id, display_name, external_id, resource, version, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)`,
-      )
-      .run(id, stored['displayName'], stored['externalId'] ?? null, JSON.stringify(stored), now, now);
+    sql(
+      app,
+      `INSERT INTO scim_groups (id, display_name, external_id, resource, version, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)`,
+    ).run(id, stored['displayName'], stored['externalId'] ?? null, JSON.stringify(stored), now, now);
     setMembers(app, id, memberIds);
     return toWire(app, requireRow(app, id), baseUrl);
   });
@@ -76,9 +76,10 @@ const storeGroup = (app: App, row: GroupRow, next: Json): GroupRow => {
   const serialized = JSON.stringify(stored);
   const sameMembers = before.length === memberIds.length && [...memberIds].sort().every((id, index) => id === before[index]);
   if (serialized === row.resource && sameMembers) return row;
-  app.db
-    .prepare('UPDATE scim_groups SET display_name = ?, external_id = ?, resource = ?, version = version + 1, updated_at = ? WHERE id = ?')
-    .run(stored['displayName'], stored['externalId'] ?? null, serialized, app.now().toISOString(), row.id);
+  sql(
+    app,
+    'UPDATE scim_groups SET display_name = ?, external_id = ?, resource = ?, version = version + 1, updated_at = ? WHERE id = ?',
+  ).run(stored['displayName'], stored['externalId'] ?? null, serialized, app.now().toISOString(), row.id);
   if (!sameMembers) setMembers(app, row.id, memberIds);
   return requireRow(app, row.id);
 };
@@ -107,14 +108,14 @@ export const patchGroup = (app: App, id: string, body: unknown, baseUrl: string,
 export const deleteGroup = (app: App, id: string, ifMatch?: string): void =>
   writeTransaction(app, () => {
     checkIfMatch(ifMatch, requireRow(app, id).version);
-    app.db.prepare('DELETE FROM scim_groups WHERE id = ?').run(id);
+    sql(app, 'DELETE FROM scim_groups WHERE id = ?').run(id);
   });
 
 /** Lists groups with filter, sort and paging; groups are few, so filters are evaluated in memory. */
 export const listGroups = (app: App, query: ListQuery, baseUrl: string): ResourcePage => {
   const filter = prepareFilter('Group', query.filter);
   const matches: Json[] = [];
-  for (const row of app.db.prepare('SELECT * FROM scim_groups ORDER BY id').iterate() as Iterable<GroupRow>) {
+  for (const row of sql(app, 'SELECT * FROM scim_groups ORDER BY id').all() as Iterable<GroupRow>) {
     const resource = toWire(app, row, baseUrl);
     if (filter === undefined || filter.predicate(resource)) matches.push(resource);
   }

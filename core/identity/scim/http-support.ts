@@ -28,7 +28,9 @@ export const sendScimError = (reply: FastifyReply, error: unknown, log: { error:
  */
 export const requireScimActor = (actor: Actor, failure: string | undefined): void => {
   if (actor.kind === 'anonymous') {
-    throw new AppError('UNAUTHENTICATED', failure ?? 'A bearer token with the scim scope is required', { detail: { failure: failure !== undefined } });
+    throw new AppError('UNAUTHENTICATED', failure ?? 'A bearer token with the scim scope is required', {
+      detail: { failure: failure !== undefined },
+    });
   }
   if (!actor.scopes.includes('scim') && actor.tier !== 'admin') {
     throw new AppError('FORBIDDEN', 'This credential lacks the scim scope');
@@ -43,9 +45,13 @@ export const registerScimJsonParser = (fastify: FastifyInstance): void => {
   fastify.addContentTypeParser(['application/scim+json'], { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
-    if (!jsonDepthWithin(text, maxJsonDepth)) return done(scimError('invalidSyntax', `JSON nested deeper than ${maxJsonDepth} levels`), undefined);
+    if (!jsonDepthWithin(text, maxJsonDepth))
+      return done(scimError('invalidSyntax', `JSON nested deeper than ${maxJsonDepth} levels`), undefined);
     try {
-      done(null, JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)));
+      done(
+        null,
+        JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)),
+      );
     } catch (error) {
       done(scimError('invalidSyntax', 'Malformed JSON body', error), undefined);
     }
@@ -56,7 +62,8 @@ export const registerScimJsonParser = (fastify: FastifyInstance): void => {
 export const scimFrameworkError = (error: { code?: string; statusCode?: number; message: string }): AppError => {
   if (error instanceof AppError) return error.message === 'Malformed JSON body' ? scimError('invalidSyntax', error.message, error) : error;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large');
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError('VALIDATION', 'Use Content-Type application/scim+json', { status: 415 });
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return new AppError('VALIDATION', 'Use Content-Type application/scim+json', { status: 415 });
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return scimError('invalidSyntax', error.message);
   }
@@ -85,7 +92,8 @@ export const listRequestOf = (source: unknown): ListRequest => {
   const query: Query = {};
   if (typeof source === 'object' && source !== null) {
     for (const [key, value] of Object.entries(source)) {
-      if (typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'))) query[key] = value as string | string[];
+      if (typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string')))
+        query[key] = value as string | string[];
       else if (typeof value === 'number') query[key] = String(value);
     }
   }

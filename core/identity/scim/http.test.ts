@@ -22,7 +22,11 @@ describe('SCIM HTTP server /scim/v2', () => {
     expect(none.statusCode).toBe(401);
     expect(none.headers['www-authenticate']).toBe('Bearer realm="SCIM"');
     expect(JSON.parse(none.body)).toMatchObject({ schemas: [errorUrn], status: '401' });
-    const wrong = await h.server.inject({ method: 'GET', url: '/scim/v2/Users', headers: { authorization: 'Bearer svc_wrongwrongwrongwrongwrongwrongwrong12' } });
+    const wrong = await h.server.inject({
+      method: 'GET',
+      url: '/scim/v2/Users',
+      headers: { authorization: 'Bearer svc_wrongwrongwrongwrongwrongwrongwrong12' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.headers['www-authenticate']).toContain('invalid_token');
     const plain = await h.call('GET', '/scim/v2/Users', undefined, { authorization: `Bearer ${h.keyFor('api')}` });
@@ -33,7 +37,11 @@ describe('SCIM HTTP server /scim/v2', () => {
 
   it('creates, reads, replaces, patches and deletes with RFC 7643 resources', async () => {
     const h = await open({ SVC_SCIM_BASE_URL: 'https://idp-facing.example.com/scim/v2/' });
-    const created = await h.call('POST', '/scim/v2/Users', newUser('alice', { name: { givenName: 'Alice' }, emails: [{ value: 'a@x.test', primary: true }] }));
+    const created = await h.call(
+      'POST',
+      '/scim/v2/Users',
+      newUser('alice', { name: { givenName: 'Alice' }, emails: [{ value: 'a@x.test', primary: true }] }),
+    );
     expect(created.status).toBe(201);
     expect(created.headers['content-type']).toBe('application/scim+json; charset=utf-8');
     const id = created.body['id'] as string;
@@ -54,7 +62,9 @@ describe('SCIM HTTP server /scim/v2', () => {
     const patched = await h.call('PATCH', `/scim/v2/Users/${id}`, patchOf({ op: 'replace', path: 'active', value: false }));
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ active: false, meta: { version: 'W/"3"' } });
-    const stale = await h.call('PATCH', `/scim/v2/Users/${id}`, patchOf({ op: 'replace', path: 'title', value: 'x' }), { 'if-match': 'W/"1"' });
+    const stale = await h.call('PATCH', `/scim/v2/Users/${id}`, patchOf({ op: 'replace', path: 'title', value: 'x' }), {
+      'if-match': 'W/"1"',
+    });
     expect(stale.status).toBe(412);
     expect((await h.call('DELETE', `/scim/v2/Users/${id}`)).status).toBe(204);
     expect((await h.call('GET', `/scim/v2/Users/${id}`)).status).toBe(404);
@@ -74,25 +84,40 @@ describe('SCIM HTTP server /scim/v2', () => {
     const page = await h.call('GET', '/scim/v2/Users?startIndex=101&count=1000');
     expect(page.body).toMatchObject({ schemas: [listResponseUrn], totalResults: 105, startIndex: 101, itemsPerPage: 5 });
     expect(((await h.call('GET', '/scim/v2/Users?count=1000')).body['Resources'] as unknown[]).length).toBe(100);
-    const filtered = await h.call('GET', `/scim/v2/Users?filter=${encodeURIComponent('title eq "odd" and userName sw "u00"')}&attributes=userName`);
+    const filtered = await h.call(
+      'GET',
+      `/scim/v2/Users?filter=${encodeURIComponent('title eq "odd" and userName sw "u00"')}&attributes=userName`,
+    );
     expect(filtered.body['totalResults']).toBe(5);
-    expect((filtered.body['Resources'] as Record<string, unknown>[])[0]).toEqual({ schemas: [userSchemaUrn], id: expect.any(String), userName: 'u001' });
+    expect((filtered.body['Resources'] as Record<string, unknown>[])[0]).toEqual({
+      schemas: [userSchemaUrn],
+      id: expect.any(String),
+      userName: 'u001',
+    });
     const sorted = await h.call('GET', '/scim/v2/Users?sortBy=userName&sortOrder=descending&count=2&excludedAttributes=meta,title');
     const first = (sorted.body['Resources'] as Record<string, unknown>[])[0];
     expect(first?.['userName']).toBe('u104');
     expect(first?.['meta']).toBeUndefined();
-    const search = await h.call('POST', '/scim/v2/Users/.search', { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], filter: 'userName eq "U050"', count: 5 });
+    const search = await h.call('POST', '/scim/v2/Users/.search', {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+      filter: 'userName eq "U050"',
+      count: 5,
+    });
     expect(search.body['totalResults']).toBe(1);
   });
 
   it('answers concurrent creates of one userName with exactly one 201', async () => {
     const h = await open();
-    const results = await Promise.all(Array.from({ length: 12 }, (_, index) => h.call('POST', '/scim/v2/Users', newUser(index % 2 === 0 ? 'Race@x.test' : 'race@X.TEST'))));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => h.call('POST', '/scim/v2/Users', newUser(index % 2 === 0 ? 'Race@x.test' : 'race@X.TEST'))),
+    );
     expect(results.filter((result) => result.status === 201)).toHaveLength(1);
     expect(results.filter((result) => result.status === 409).every((result) => result.body['scimType'] === 'uniqueness')).toBe(true);
     const id = results.find((result) => result.status === 201)?.body['id'] as string;
     const patches = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => h.call('PATCH', `/scim/v2/Users/${id}`, patchOf({ op: 'add', path: 'emails', value: [{ value: `e${index}@x.test` }] }))),
+      Array.from({ length: 20 }, (_, index) =>
+        h.call('PATCH', `/scim/v2/Users/${id}`, patchOf({ op: 'add', path: 'emails', value: [{ value: `e${index}@x.test` }] })),
+      ),
     );
     expect(patches.every((result) => result.status === 200)).toBe(true);
     const after = await h.call('GET', `/scim/v2/Users/${id}`);
@@ -107,7 +132,12 @@ describe('SCIM HTTP server /scim/v2', () => {
     const cases: [string, Promise<{ status: number; body: Record<string, unknown> }>, number, string | undefined][] = [
       ['malformed filter', h.call('GET', `/scim/v2/Users?filter=${encodeURIComponent('userName eq')}`), 400, 'invalidFilter'],
       ['unknown filter attribute', h.call('GET', `/scim/v2/Users?filter=${encodeURIComponent('shoeSize gt 3')}`), 400, 'invalidFilter'],
-      ['too complex filter', h.call('GET', `/scim/v2/Users?filter=${encodeURIComponent(Array.from({ length: 70 }, () => 'title pr').join(' or '))}`), 400, 'tooMany'],
+      [
+        'too complex filter',
+        h.call('GET', `/scim/v2/Users?filter=${encodeURIComponent(Array.from({ length: 70 }, () => 'title pr').join(' or '))}`),
+        400,
+        'tooMany',
+      ],
       ['duplicate userName', h.call('POST', '/scim/v2/Users', newUser('CAROL')), 409, 'uniqueness'],
       ['read-only attribute', h.call('PATCH', url, patchOf({ op: 'replace', path: 'id', value: 'x' })), 400, 'mutability'],
       ['wrong type', h.call('POST', '/scim/v2/Users', newUser('dan', { active: 'perhaps' })), 400, 'invalidValue'],
@@ -128,7 +158,11 @@ describe('SCIM HTTP server /scim/v2', () => {
       expect(response.body, name).toMatchObject({ schemas: [errorUrn], status: String(status) });
       expect(response.body['scimType'], name).toBe(scimType);
     }
-    const partial = await h.call('PATCH', url, patchOf({ op: 'replace', path: 'title', value: 'set' }, { op: 'replace', path: 'bogus', value: 1 }));
+    const partial = await h.call(
+      'PATCH',
+      url,
+      patchOf({ op: 'replace', path: 'title', value: 'set' }, { op: 'replace', path: 'bogus', value: 1 }),
+    );
     expect(partial.body['scimType']).toBe('invalidPath');
     const after = await h.call('GET', url);
     expect(after.body['title']).toBeUndefined();
@@ -138,13 +172,20 @@ describe('SCIM HTTP server /scim/v2', () => {
   it('serves discovery: ServiceProviderConfig, ResourceTypes and Schemas', async () => {
     const h = await open();
     const config = await h.call('GET', '/scim/v2/ServiceProviderConfig');
-    expect(config.body).toMatchObject({ patch: { supported: true }, filter: { supported: true, maxResults: 100 }, etag: { supported: true } });
+    expect(config.body).toMatchObject({
+      patch: { supported: true },
+      filter: { supported: true, maxResults: 100 },
+      etag: { supported: true },
+    });
     const types = await h.call('GET', '/scim/v2/ResourceTypes');
     expect((types.body['Resources'] as { id: string }[]).map((type) => type.id)).toEqual(['User', 'Group']);
     expect((await h.call('GET', '/scim/v2/ResourceTypes/User')).body['endpoint']).toBe('/Users');
     const schemas = await h.call('GET', '/scim/v2/Schemas');
     expect(schemas.body['totalResults']).toBe(3);
     const user = await h.call('GET', `/scim/v2/Schemas/${userSchemaUrn}`);
-    expect((user.body['attributes'] as { name: string; caseExact: boolean }[]).find((attr) => attr.name === 'userName')).toMatchObject({ caseExact: false, uniqueness: 'server' });
+    expect((user.body['attributes'] as { name: string; caseExact: boolean }[]).find((attr) => attr.name === 'userName')).toMatchObject({
+      caseExact: false,
+      uniqueness: 'server',
+    });
   });
 });

@@ -34,7 +34,15 @@ type Store = {
 
 const stores: Readonly<Record<'users' | 'groups', Store>> = {
   users: { kind: 'User', list: listUsers, create: createUser, get: getUser, replace: replaceUser, patch: patchUser, remove: deleteUser },
-  groups: { kind: 'Group', list: listGroups, create: createGroup, get: getGroup, replace: replaceGroup, patch: patchGroup, remove: deleteGroup },
+  groups: {
+    kind: 'Group',
+    list: listGroups,
+    create: createGroup,
+    get: getGroup,
+    replace: replaceGroup,
+    patch: patchGroup,
+    remove: deleteGroup,
+  },
 };
 
 /**

@@ -28,7 +28,12 @@ export const prepareFilter = (kind: ResourceKind, filter: string | undefined): P
 const sortKey = (kind: ResourceKind, sortBy: string): ((resource: Json) => string | number | boolean | undefined) => {
   const path = parseAttrPath(sortBy, 'invalidValue');
   const { def, extensionUrn } = resolveAttr(kind, path, 'invalidValue');
-  const sub = path.sub === undefined ? (def.type === 'complex' ? resolveSub(def, 'value', 'invalidValue') : undefined) : resolveSub(def, path.sub, 'invalidValue');
+  const sub =
+    path.sub === undefined
+      ? def.type === 'complex'
+        ? resolveSub(def, 'value', 'invalidValue')
+        : undefined
+      : resolveSub(def, path.sub, 'invalidValue');
   const leaf = sub ?? def;
   return (resource) => {
     const holder = extensionUrn === undefined ? resource : (resource[extensionUrn] as Json | undefined);

@@ -65,13 +65,18 @@ export const coerceValue = (def: AttrDef, value: unknown): unknown => {
     const list = Array.isArray(value) ? value : [value];
     if (list.length > maxValues) return invalid(def.name, `has more than ${maxValues} values`);
     const items = list.filter((item) => item !== null && item !== undefined);
-    return def.type === 'complex' ? onePrimary(items.map((item) => coerceComplex(def, item))) : items.map((item) => coerceSimple(def, item));
+    return def.type === 'complex'
+      ? onePrimary(items.map((item) => coerceComplex(def, item)))
+      : items.map((item) => coerceSimple(def, item));
   }
   return def.type === 'complex' ? coerceComplex(def, value) : coerceSimple(def, value);
 };
 
 const isEmpty = (value: unknown): boolean =>
-  value === undefined || value === null || (Array.isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0);
+  value === undefined ||
+  value === null ||
+  (Array.isArray(value) && value.length === 0) ||
+  (isObject(value) && Object.keys(value).length === 0);
 
 /** Copies the writable attributes of one schema from `source`, coerced; readOnly ones (id, meta, groups) are dropped. */
 const normalizeAttributes = (attributes: readonly AttrDef[], source: Json, schemaName: string): Json => {

@@ -13,7 +13,9 @@ describe('identity SCIM and SSO ops', () => {
   it('runs the Users & Groups flow through dispatch', async () => {
     app = createApp({ dataDir: ':memory:', env: {} });
     const call = (name: string, input: unknown, actor: Actor = admin) => dispatch(name, input, { app, actor });
-    const created = await call('identity.scimCreateUser', { user_data: { userName: 'ops@x.test', emails: [{ value: 'ops@x.test', primary: true }] } });
+    const created = await call('identity.scimCreateUser', {
+      user_data: { userName: 'ops@x.test', emails: [{ value: 'ops@x.test', primary: true }] },
+    });
     expect(created.ok).toBe(true);
     const user = (created as { value: { id: string } }).value;
     const group = ((await call('identity.scimCreateGroup', { group_data: { displayName: 'Admins' } })) as { value: { id: string } }).value;
@@ -23,7 +25,10 @@ describe('identity SCIM and SSO ops', () => {
     expect(listed).toMatchObject({ ok: true, value: { total_results: 1, start_index: 1, items_per_page: 1 } });
     const off = await call('identity.scimPatchUser', { user_id: user.id, patch_ops: [{ op: 'replace', path: 'active', value: false }] });
     expect(off).toMatchObject({ ok: true, value: { active: false, groups: [group.id] } });
-    expect(await call('identity.scimRemoveMember', { group_id: group.id, user_id: user.id })).toMatchObject({ ok: true, value: { members: [] } });
+    expect(await call('identity.scimRemoveMember', { group_id: group.id, user_id: user.id })).toMatchObject({
+      ok: true,
+      value: { members: [] },
+    });
     expect(await call('identity.scimListGroups', {})).toMatchObject({ ok: true, value: { total_results: 1 } });
     expect(await call('identity.scimDeleteGroup', { group_id: group.id })).toMatchObject({ ok: true });
     expect(await call('identity.scimDeleteUser', { user_id: user.id })).toMatchObject({ ok: true });

@@ -102,7 +102,10 @@ export const scimOps = {
     access: 'write',
     ...admin,
     handler: async (input, { app }) =>
-      scimPatchGroup(app, input.group_id, { schemas: [patchOpUrn], Operations: [{ op: 'add', path: 'members', value: [{ value: input.user_id }] }] }),
+      scimPatchGroup(app, input.group_id, {
+        schemas: [patchOpUrn],
+        Operations: [{ op: 'add', path: 'members', value: [{ value: input.user_id }] }],
+      }),
   }),
   'identity.scimRemoveMember': defineOp({
     summary: 'Remove a user from a group',
@@ -110,6 +113,9 @@ export const scimOps = {
     access: 'write',
     ...admin,
     handler: async (input, { app }) =>
-      scimPatchGroup(app, input.group_id, { schemas: [patchOpUrn], Operations: [{ op: 'remove', path: 'members', value: [{ value: input.user_id }] }] }),
+      scimPatchGroup(app, input.group_id, {
+        schemas: [patchOpUrn],
+        Operations: [{ op: 'remove', path: 'members', value: [{ value: input.user_id }] }],
+      }),
   }),
 } as const;

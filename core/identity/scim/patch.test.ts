@@ -50,7 +50,14 @@ describe('SCIM PATCH (RFC 7644 3.5.2)', () => {
 
   it('adds to multi-valued attributes without duplicates, and the new primary wins', () => {
     const result = patch([
-      { op: 'add', path: 'emails', value: [{ value: 'alice@new.test', type: 'other', primary: true }, { value: 'alice@home.test', type: 'home' }] },
+      {
+        op: 'add',
+        path: 'emails',
+        value: [
+          { value: 'alice@new.test', type: 'other', primary: true },
+          { value: 'alice@home.test', type: 'home' },
+        ],
+      },
     ]);
     const emails = result['emails'] as { value: string; primary?: boolean }[];
     expect(emails.map((email) => email.value)).toEqual(['alice@work.test', 'alice@home.test', 'alice@new.test']);
@@ -82,7 +89,18 @@ describe('SCIM PATCH (RFC 7644 3.5.2)', () => {
   it('is atomic: a failing operation leaves the input untouched', () => {
     const original = user();
     const before = structuredClone(original);
-    expect(failure(() => applyPatch('User', original, parsePatchRequest([{ op: 'replace', path: 'active', value: false }, { op: 'replace', path: 'nope', value: 1 }])))).toBe('invalidPath');
+    expect(
+      failure(() =>
+        applyPatch(
+          'User',
+          original,
+          parsePatchRequest([
+            { op: 'replace', path: 'active', value: false },
+            { op: 'replace', path: 'nope', value: 1 },
+          ]),
+        ),
+      ),
+    ).toBe('invalidPath');
     expect(original).toEqual(before);
   });
 

@@ -49,7 +49,8 @@ const sameItem = (a: Json, b: Json): boolean =>
 
 /** A filter that is only `sub eq "x"` conjunctions describes the element to create when nothing matches. */
 const seedOf = (node: FilterNode): Json | undefined => {
-  if (node.kind === 'compare' && node.op === 'eq' && node.path.sub === undefined && node.value !== null) return { [node.path.attr]: node.value };
+  if (node.kind === 'compare' && node.op === 'eq' && node.path.sub === undefined && node.value !== null)
+    return { [node.path.attr]: node.value };
   if (node.kind !== 'and') return undefined;
   const left = seedOf(node.left);
   const right = seedOf(node.right);
@@ -89,7 +90,8 @@ class Patcher {
       if (key === 'schemas') continue;
       const extension = schemasOf[this.kind].find((schema) => schema.urn.toLowerCase() === key.toLowerCase());
       if (extension !== undefined && isObject(value)) {
-        for (const [sub, subValue] of Object.entries(value)) this.apply({ op: operation.op, path: `${extension.urn}:${sub}`, value: subValue });
+        for (const [sub, subValue] of Object.entries(value))
+          this.apply({ op: operation.op, path: `${extension.urn}:${sub}`, value: subValue });
         continue;
       }
       const parsed = parsePatchPath(key);
@@ -102,7 +104,10 @@ class Patcher {
 
   applyAt({ def, holder, parsed }: Target, operation: PatchOperation): void {
     const { op, value } = operation;
-    if (parsed.filter !== undefined) return this.applyFiltered(def, holder, parsed, operation);
+    if (parsed.filter !== undefined) {
+      this.applyFiltered(def, holder, parsed, operation);
+      return;
+    }
     const sub = parsed.path.sub === undefined ? undefined : resolveSub(def, parsed.path.sub, 'invalidPath');
     if (sub !== undefined) {
       if (def.multiValued) throw scimError('invalidPath', `Use a value filter to address '${def.name}.${sub.name}'`);
@@ -132,14 +137,18 @@ class Patcher {
 
   /** `attr[filter]` or `attr[filter].sub`. */
   applyFiltered(def: AttrDef, holder: Json, parsed: PatchPath, { op, value }: PatchOperation): void {
-    if (!def.multiValued || def.type !== 'complex') throw scimError('invalidPath', `'${def.name}' is not multi-valued; it takes no value filter`);
+    if (!def.multiValued || def.type !== 'complex')
+      throw scimError('invalidPath', `'${def.name}' is not multi-valued; it takes no value filter`);
     const filter = parsed.filter as FilterNode;
     const matches = this.matcher(def, filter);
     const items = listOf(holder[def.name]);
     const hits = items.filter(matches);
     const sub = parsed.subAfterFilter === undefined ? undefined : resolveSub(def, parsed.subAfterFilter, 'invalidPath');
     if (op === 'remove') {
-      holder[def.name] = sub === undefined ? items.filter((item) => !hits.includes(item)) : items.map((item) => (hits.includes(item) ? this.without(item, sub.name) : item));
+      holder[def.name] =
+        sub === undefined
+          ? items.filter((item) => !hits.includes(item))
+          : items.map((item) => (hits.includes(item) ? this.without(item, sub.name) : item));
       return;
     }
     if (hits.length === 0) {

@@ -32,14 +32,18 @@ const pick = (resource: Json, selector: Selector, into: Json): void => {
   const source = selector.holderKey === undefined ? resource : (resource[selector.holderKey] as Json | undefined);
   const value = source?.[selector.attr];
   if (value === undefined) return;
-  const target = selector.holderKey === undefined ? into : ((into[selector.holderKey] ??= {}) as Json);
+  if (selector.holderKey !== undefined && into[selector.holderKey] === undefined) into[selector.holderKey] = {};
+  const target = selector.holderKey === undefined ? into : (into[selector.holderKey] as Json);
   if (selector.sub === undefined) {
     target[selector.attr] = value;
     return;
   }
   const sub = selector.sub;
   if (Array.isArray(value)) {
-    target[selector.attr] = (value as Json[]).map((item, index) => ({ ...((target[selector.attr] as Json[] | undefined)?.[index] ?? {}), [sub]: item[sub] }));
+    target[selector.attr] = (value as Json[]).map((item, index) => ({
+      ...((target[selector.attr] as Json[] | undefined)?.[index] ?? {}),
+      [sub]: item[sub],
+    }));
   } else if (typeof value === 'object' && value !== null) {
     target[selector.attr] = { ...((target[selector.attr] as Json | undefined) ?? {}), [sub]: (value as Json)[sub] };
   }

@@ -52,7 +52,13 @@ describe('SCIM users and groups (SDK over SQLite)', () => {
     const user = scimCreateUser(first, { userName: 'alice', displayName: 'Alice', emails: [{ value: 'a@x.test', primary: true }] });
     first.close();
     expect(user.id).toMatch(/^scim-user-[0-9A-HJKMNP-TV-Z]{26}$/);
-    expect(user).toMatchObject({ user_name: 'alice', display_name: 'Alice', active: true, emails: [{ value: 'a@x.test', primary: true }], groups: [] });
+    expect(user).toMatchObject({
+      user_name: 'alice',
+      display_name: 'Alice',
+      active: true,
+      emails: [{ value: 'a@x.test', primary: true }],
+      groups: [],
+    });
     const second = createApp({ dataDir: dir });
     apps.push(second);
     expect(scimGetUser(second, user.id)).toEqual(user);
@@ -63,12 +69,15 @@ describe('SCIM users and groups (SDK over SQLite)', () => {
     scimCreateUser(app, { userName: 'Émile@Example.com' });
     expect(errorOf(() => scimCreateUser(app, { userName: 'émile@example.COM' }))).toEqual({ code: 'CONFLICT', scimType: 'uniqueness' });
     const other = scimCreateUser(app, { userName: 'other' });
-    expect(errorOf(() => scimPatchUser(app, other.id, [{ op: 'replace', path: 'userName', value: 'ÉMILE@example.com' }])).scimType).toBe('uniqueness');
+    expect(errorOf(() => scimPatchUser(app, other.id, [{ op: 'replace', path: 'userName', value: 'ÉMILE@example.com' }])).scimType).toBe(
+      'uniqueness',
+    );
   });
 
   it('lists with filters, 1-based paging and a page size capped at 100', () => {
     const app = memoryApp();
-    for (let index = 0; index < 120; index += 1) scimCreateUser(app, { userName: `user${String(index).padStart(3, '0')}`, active: index % 2 === 0 });
+    for (let index = 0; index < 120; index += 1)
+      scimCreateUser(app, { userName: `user${String(index).padStart(3, '0')}`, active: index % 2 === 0 });
     const page = scimListUsers(app, '', 101, 500);
     expect(page).toMatchObject({ total_results: 120, start_index: 101, items_per_page: 20 });
     expect(page.resources[0]?.user_name).toBe('user100');
@@ -88,7 +97,9 @@ describe('SCIM users and groups (SDK over SQLite)', () => {
     expect(off.active).toBe(false);
     expect(errorOf(() => getSession(app, session.session_id)).code).toBe('UNAUTHENTICATED');
     expect(listApiKeys(app).find((key) => key.owner_user_id === user.id)?.status).toBe('revoked');
-    expect(errorOf(() => delegateSession(app, { idp_session_id: 'idp-2', subject: 'bob', email: '', project_id: 'p' })).code).toBe('FORBIDDEN');
+    expect(errorOf(() => delegateSession(app, { idp_session_id: 'idp-2', subject: 'bob', email: '', project_id: 'p' })).code).toBe(
+      'FORBIDDEN',
+    );
     expect(scimPatchUser(app, user.id, [{ op: 'replace', path: 'active', value: true }]).active).toBe(true);
   });
 

@@ -1,4 +1,3 @@
-import { ulid } from 'ulid';
 import type { App } from '../../app.ts';
 import { revokeKeysOfUser } from '../api-keys/service.ts';
 import { revokeSessionsOfUser } from '../sso/sessions.ts';
@@ -8,13 +7,14 @@ import { type Json, normalizeResource } from './normalize.ts';
 import { applyPatch, parsePatchRequest } from './patch.ts';
 import type { ListQuery, ResourcePage } from './types.ts';
 import { type GroupRef, type UserRow, userToWire } from './wire.ts';
-import { checkIfMatch, uniqueUserName, writeTransaction } from './write.ts';
+import { checkIfMatch, sql, uniqueUserName, writeTransaction } from './write.ts';
+import { newId } from './ids.ts';
 
 /** userName is caseExact false (RFC 7643 4.1.1): its key folds case, and the UNIQUE index on it enforces that. */
 export const userNameKey = (userName: string): string => userName.toLowerCase();
 
 const rowById = (app: App, id: string): UserRow | undefined =>
-  app.db.prepare('SELECT * FROM scim_users WHERE id = ?').get(id) as UserRow | undefined;
+  sql(app, 'SELECT * FROM scim_users WHERE id = ?').get(id) as UserRow | undefined;
 
 const requireRow = (app: App, id: string): UserRow => {
   const row = rowById(app, id);
@@ -24,10 +24,10 @@ const requireRow = (app: App, id: string): UserRow => {
 
 /** Group references of the given users (or of all users), keyed by user id. */
 const groupsOf = (app: App, userIds?: readonly string[]): Map<string, GroupRef[]> => {
-  const sql = `SELECT m.user_id, g.id, g.display_name FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
+  const text = `SELECT m.user_id, g.id, g.display_name FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
     ${userIds === undefined ? '' : `WHERE m.user_id IN (${userIds.map(() => '?').join(',') || "''"})`} ORDER BY g.id`;
   const map = new Map<string, GroupRef[]>();
-  for (const row of app.db.prepare(sql).iterate(...(userIds ?? [])) as Iterable<{ user_id: string; id: string; display_name: string }>) {
+  for (const row of sql(app, text).all(...(userIds ?? [])) as Iterable<{ user_id: string; id: string; display_name: string }>) {
     const list = map.get(row.user_id) ?? [];
     list.push({ id: row.id, displayName: row.display_name });
     map.set(row.user_id, list);
@@ -48,15 +48,14 @@ export const createUser = (app: App, body: unknown, baseUrl: string): Json => {
   const resource = normalizeResource('User', body);
   if (resource['active'] === undefined) resource['active'] = true;
   const { userName, externalId, active } = columnsOf(resource);
-  const id = `scim-user-${ulid()}`;
+  const id = newId(app, 'scim-user-');
   const now = app.now().toISOString();
   uniqueUserName(() =>
-    app.db
-      .prepare(
-        `INSERT INTO scim_users (id, user_name, user_name_key, external_id, active, resource, version, created_at, updated_at)
+    sql(
+      app,
+      `INSERT INTO scim_users (id, user_name, user_name_key, external_id, active, resource, version, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-      )
-      .run(id, userName, userNameKey(userName), externalId, active, JSON.stringify(resource), now, now),
+    ).run(id, userName, userNameKey(userName), externalId, active, JSON.stringify(resource), now, now),
   );
   return toWire(app, requireRow(app, id), baseUrl);
 };
@@ -73,12 +72,11 @@ const storeUser = (app: App, row: UserRow, next: Json): UserRow => {
   if (serialized === row.resource) return row;
   const { userName, externalId, active } = columnsOf(next);
   uniqueUserName(() =>
-    app.db
-      .prepare(
-        `UPDATE scim_users SET user_name = ?, user_name_key = ?, external_id = ?, active = ?, resource = ?,
+    sql(
+      app,
+      `UPDATE scim_users SET user_name = ?, user_name_key = ?, external_id = ?, active = ?, resource = ?,
          version = version + 1, updated_at = ? WHERE id = ?`,
-      )
-      .run(userName, userNameKey(userName), externalId, active, serialized, app.now().toISOString(), row.id),
+    ).run(userName, userNameKey(userName), externalId, active, serialized, app.now().toISOString(), row.id),
   );
   if (row.active === 1 && active === 0) {
     const sessions = revokeSessionsOfUser(app, row.id);
@@ -116,7 +114,7 @@ export const deleteUser = (app: App, id: string, ifMatch?: string): void =>
     checkIfMatch(ifMatch, row.version);
     revokeSessionsOfUser(app, id);
     revokeKeysOfUser(app, id);
-    app.db.prepare('DELETE FROM scim_users WHERE id = ?').run(id);
+    sql(app, 'DELETE FROM scim_users WHERE id = ?').run(id);
   });
 
 const indexSql: Readonly<Record<'id' | 'userName' | 'externalId', string>> = {
@@ -134,21 +132,28 @@ export const listUsers = (app: App, query: ListQuery, baseUrl: string): Resource
   const sorted = query.sortBy !== undefined && query.sortBy !== '';
   if (filter === undefined && !sorted) {
     const { startIndex, count } = pageParams(query);
-    const total = (app.db.prepare('SELECT COUNT(*) AS n FROM scim_users').get() as { n: number }).n;
-    const rows = app.db.prepare('SELECT * FROM scim_users ORDER BY id LIMIT ? OFFSET ?').all(count, startIndex - 1) as UserRow[];
-    const groups = groupsOf(app, rows.map((row) => row.id));
+    const total = (sql(app, 'SELECT COUNT(*) AS n FROM scim_users').get() as { n: number }).n;
+    const rows = sql(app, 'SELECT * FROM scim_users ORDER BY id LIMIT ? OFFSET ?').all(count, startIndex - 1) as UserRow[];
+    const groups = groupsOf(
+      app,
+      rows.map((row) => row.id),
+    );
     return { totalResults: total, startIndex, resources: rows.map((row) => userToWire(row, groups.get(row.id) ?? [], baseUrl)) };
   }
   const key = filter?.indexKey;
   const rows = (
     key === undefined
-      ? app.db.prepare('SELECT * FROM scim_users ORDER BY id').iterate()
-      : app.db.prepare(indexSql[key.attr]).iterate(key.attr === 'userName' ? userNameKey(key.value) : key.value)
+      ? sql(app, 'SELECT * FROM scim_users ORDER BY id').all()
+      : sql(app, indexSql[key.attr]).all(key.attr === 'userName' ? userNameKey(key.value) : key.value)
   ) as Iterable<UserRow>;
   const groups = key === undefined ? groupsOf(app) : undefined;
   const matches: Json[] = [];
   for (const row of rows) {
-    const resource = userToWire(row, groups === undefined ? (groupsOf(app, [row.id]).get(row.id) ?? []) : (groups.get(row.id) ?? []), baseUrl);
+    const resource = userToWire(
+      row,
+      groups === undefined ? (groupsOf(app, [row.id]).get(row.id) ?? []) : (groups.get(row.id) ?? []),
+      baseUrl,
+    );
     if (filter === undefined || filter.predicate(resource)) matches.push(resource);
   }
   return pageOf(sortResources('User', matches, query), query);

@@ -29,7 +29,11 @@ export type MemberRef = { readonly id: string; readonly userName: string };
 /** A weak ETag from the row version (RFC 7644 3.14). */
 export const etagOf = (version: number): string => `W/"${version}"`;
 
-const meta = (resourceType: 'User' | 'Group', row: { id: string; version: number; created_at: string; updated_at: string }, baseUrl: string): Json => ({
+const meta = (
+  resourceType: 'User' | 'Group',
+  row: { id: string; version: number; created_at: string; updated_at: string },
+  baseUrl: string,
+): Json => ({
   resourceType,
   created: row.created_at,
   lastModified: row.updated_at,
@@ -47,7 +51,14 @@ export const userToWire = (row: UserRow, groups: readonly GroupRef[], baseUrl: s
     ...stored,
     ...(groups.length === 0
       ? {}
-      : { groups: groups.map((group) => ({ value: group.id, display: group.displayName, $ref: `${baseUrl}/Groups/${group.id}`, type: 'direct' })) }),
+      : {
+          groups: groups.map((group) => ({
+            value: group.id,
+            display: group.displayName,
+            $ref: `${baseUrl}/Groups/${group.id}`,
+            type: 'direct',
+          })),
+        }),
     meta: meta('User', row, baseUrl),
   };
 };
@@ -59,7 +70,14 @@ export const groupToWire = (row: GroupRow, members: readonly MemberRef[], baseUr
   ...(JSON.parse(row.resource) as Json),
   ...(members.length === 0
     ? {}
-    : { members: members.map((member) => ({ value: member.id, display: member.userName, $ref: `${baseUrl}/Users/${member.id}`, type: 'User' })) }),
+    : {
+        members: members.map((member) => ({
+          value: member.id,
+          display: member.userName,
+          $ref: `${baseUrl}/Users/${member.id}`,
+          type: 'User',
+        })),
+      }),
   meta: meta('Group', row, baseUrl),
 });
 
@@ -73,7 +91,10 @@ export const userRecord = (resource: Json): SCIMUser => {
   return {
     id: text(resource['id']),
     user_name: text(resource['userName']),
-    display_name: text(resource['displayName']) || text(name?.['formatted']) || [text(name?.['givenName']), text(name?.['familyName'])].filter(Boolean).join(' '),
+    display_name:
+      text(resource['displayName']) ||
+      text(name?.['formatted']) ||
+      [text(name?.['givenName']), text(name?.['familyName'])].filter(Boolean).join(' '),
     emails: list(resource['emails']).map((email) => ({ value: text(email['value']), primary: email['primary'] === true })),
     active: resource['active'] !== false,
     groups: list(resource['groups']).map((group) => text(group['value'])),

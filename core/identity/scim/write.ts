@@ -1,4 +1,5 @@
-import type { App } from '../../app.ts';
+import type { Statement } from 'better-sqlite3';
+import { type App, service } from '../../app.ts';
 import { SFIdentityError } from '../../errors.ts';
 import { scimError } from './errors.ts';
 import { etagOf } from './wire.ts';
@@ -29,4 +30,15 @@ export const uniqueUserName = <T>(work: () => T): T => {
     }
     throw error;
   }
+};
+
+/** Prepared statements are compiled once per app and SQL text: look-ups are the hot path of every request. */
+export const sql = (app: App, text: string): Statement => {
+  const cache = service(app, 'scim.statements', () => new Map<string, Statement>());
+  let statement = cache.get(text);
+  if (statement === undefined) {
+    statement = app.db.prepare(text);
+    cache.set(text, statement);
+  }
+  return statement;
 };

@@ -1,14 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../app.ts';
 import { issueSessionJwt, verifySessionJwt } from '../api-keys/jwt.ts';
-import {
-  delegateSession,
-  delegateSessionAsync,
-  getSession,
-  listSessions,
-  revokeIdpSession,
-  revokeSession,
-} from './sessions.ts';
+import { delegateSession, delegateSessionAsync, getSession, listSessions, revokeIdpSession, revokeSession } from './sessions.ts';
 
 let clock = Date.parse('2026-03-01T09:00:00.000Z');
 const apps: App[] = [];
@@ -78,7 +71,8 @@ describe('SSO session delegation (spec 2.5, 3, 4.4)', () => {
     expect(revokeIdpSession(app, 'idp-3')).toBe(true);
     expect(revokeIdpSession(app, 'idp-3')).toBe(false);
     expect(revokeIdpSession(app, 'idp-none')).toBe(false);
-    for (const id of [first.session_id, second.session_id]) expect(codeOf(() => getSession(app, id))).toBe('SFIdentityError:UNAUTHENTICATED');
+    for (const id of [first.session_id, second.session_id])
+      expect(codeOf(() => getSession(app, id))).toBe('SFIdentityError:UNAUTHENTICATED');
     expect(getSession(app, other.session_id).revoked).toBe(false);
     expect(revokeSession(app, other.session_id)).toBe(true);
     expect(listSessions(app, { includeInactive: true }).every((session) => session.revoked)).toBe(true);
@@ -95,6 +89,8 @@ describe('SSO session delegation (spec 2.5, 3, 4.4)', () => {
 
   it('validates input', () => {
     const app = open();
-    expect(codeOf(() => delegateSession(app, { idp_session_id: 'x', subject: '', email: '', project_id: 'p' }))).toBe('SFIdentityError:VALIDATION');
+    expect(codeOf(() => delegateSession(app, { idp_session_id: 'x', subject: '', email: '', project_id: 'p' }))).toBe(
+      'SFIdentityError:VALIDATION',
+    );
   });
 });

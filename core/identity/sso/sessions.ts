@@ -1,8 +1,8 @@
-import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { SFIdentityError } from '../../errors.ts';
 import { registerSessionLiveness } from '../api-keys/jwt.ts';
+import { newId } from '../scim/ids.ts';
 
 /** Spec 2.5 SSOSession. */
 export type SSOSession = {
@@ -26,7 +26,12 @@ export const delegateInput = z.object({
   email: text(320).default(''),
   project_id: text(200).min(1).default('default'),
   user_id: text(100).optional(),
-  ttl_seconds: z.number().int().min(60).max(30 * 24 * 3600).optional(),
+  ttl_seconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 24 * 3600)
+    .optional(),
 });
 export type DelegateInput = z.input<typeof delegateInput>;
 
@@ -48,7 +53,9 @@ const invalid = (error: z.ZodError): SFIdentityError =>
 
 /** The SCIM user a subject names (by userName, case-insensitively), if provisioned. */
 const provisionedUser = (app: App, subject: string): { id: string; active: number } | undefined =>
-  app.db.prepare('SELECT id, active FROM scim_users WHERE user_name_key = ?').get(subject.toLowerCase()) as { id: string; active: number } | undefined;
+  app.db.prepare('SELECT id, active FROM scim_users WHERE user_name_key = ?').get(subject.toLowerCase()) as
+    | { id: string; active: number }
+    | undefined;
 
 /**
  * Binds an IdP session to a new workbench session (`sso-<ulid>`, 8 h by default). When the subject is a
@@ -63,7 +70,7 @@ export const delegateSession = (app: App, input: DelegateInput): SSOSession => {
   if (user?.active === 0) throw new SFIdentityError('The user is deactivated', { code: 'FORBIDDEN' });
   const created = app.now();
   const row: Row = {
-    session_id: `sso-${ulid()}`,
+    session_id: newId(app, 'sso-'),
     idp_session_id,
     subject,
     email,

@@ -51,7 +51,12 @@ const accessorFor = (scope: Scope, path: AttrPath, whole = false): Accessor => {
   }
   const { def, extensionUrn } = resolveAttr(scope.kind, path, 'invalidFilter');
   const own = (resource: Resource): unknown[] => asList(containerOf(resource, extensionUrn)?.[def.name]);
-  const sub = path.sub === undefined ? (def.multiValued && def.type === 'complex' && !whole ? valueSubAttr(def) : undefined) : resolveSub(def, path.sub, 'invalidFilter');
+  const sub =
+    path.sub === undefined
+      ? def.multiValued && def.type === 'complex' && !whole
+        ? valueSubAttr(def)
+        : undefined
+      : resolveSub(def, path.sub, 'invalidFilter');
   if (sub === undefined) return { def, get: own };
   return {
     def: sub,
@@ -60,7 +65,13 @@ const accessorFor = (scope: Scope, path: AttrPath, whole = false): Accessor => {
 };
 
 const isPresent = (value: unknown): boolean =>
-  !(value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0));
+  !(
+    value === null ||
+    value === undefined ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0) ||
+    (isObject(value) && Object.keys(value).length === 0)
+  );
 
 const ordered = (op: CompareOp, sign: number): boolean => {
   switch (op) {

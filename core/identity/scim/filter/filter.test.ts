@@ -118,7 +118,10 @@ describe('SCIM filter (RFC 7644 3.4.2.2)', () => {
       'a.b.c eq "x"',
       'userName eq "x" ; drop',
     ]) {
-      expect(failure(() => parseFilter(bad)), bad).toBe('invalidFilter');
+      expect(
+        failure(() => parseFilter(bad)),
+        bad,
+      ).toBe('invalidFilter');
     }
   });
 
@@ -136,7 +139,10 @@ describe('SCIM filter (RFC 7644 3.4.2.2)', () => {
       'emails[nope eq "x"]',
       'userName gt null',
     ]) {
-      expect(failure(() => compileFilter(parseFilter(bad), 'User')), bad).toBe('invalidFilter');
+      expect(
+        failure(() => compileFilter(parseFilter(bad), 'User')),
+        bad,
+      ).toBe('invalidFilter');
     }
   });
 
@@ -160,7 +166,10 @@ describe('SCIM filter (RFC 7644 3.4.2.2)', () => {
     expect(path.subAfterFilter).toBe('value');
     expect(parsePatchPath(`${enterpriseUserUrn}:manager`).path.urn).toBe(enterpriseUserUrn);
     for (const bad of ['emails[type eq "work"', 'emails[type eq "work"].', 'a b', '"x"', 'name.givenName[value eq "x"]']) {
-      expect(failure(() => parsePatchPath(bad)), bad).toBe('invalidPath');
+      expect(
+        failure(() => parsePatchPath(bad)),
+        bad,
+      ).toBe('invalidPath');
     }
   });
 });

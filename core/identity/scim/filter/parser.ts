@@ -36,9 +36,7 @@ export const parseAttrPath = (text: string, errorType: ScimType): AttrPath => {
   let rest = text;
   if (text.toLowerCase().startsWith('urn:')) {
     const lower = text.toLowerCase();
-    const match = knownUrns
-      .filter((candidate) => lower.startsWith(`${candidate.toLowerCase()}:`))
-      .sort((a, b) => b.length - a.length)[0];
+    const match = knownUrns.filter((candidate) => lower.startsWith(`${candidate.toLowerCase()}:`)).sort((a, b) => b.length - a.length)[0];
     if (match === undefined) throw scimError(errorType, `Unknown schema in attribute path '${text.slice(0, 200)}'`);
     urn = match;
     rest = text.slice(match.length + 1);

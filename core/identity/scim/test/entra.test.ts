@@ -64,10 +64,16 @@ describe('Microsoft Entra ID provisioning sequence', () => {
       Operations: [{ op: 'Replace', value: { active: 'False', 'name.givenName': 'Newname', [`${enterprise}:department`]: 'Sales' } }],
     });
     expect(noPath.body).toMatchObject({ active: false, name: { givenName: 'Newname' }, [enterprise]: { department: 'Sales' } });
-    const reactivated = await h.call('PATCH', `/scim/v2/Users/${id}`, { schemas: [patchOp], Operations: [{ op: 'replace', path: 'active', value: 'True' }] });
+    const reactivated = await h.call('PATCH', `/scim/v2/Users/${id}`, {
+      schemas: [patchOp],
+      Operations: [{ op: 'replace', path: 'active', value: 'True' }],
+    });
     expect(reactivated.body['active']).toBe(true);
 
-    const removeManager = await h.call('PATCH', `/scim/v2/Users/${id}`, { schemas: [patchOp], Operations: [{ op: 'Remove', path: `${enterprise}:manager` }] });
+    const removeManager = await h.call('PATCH', `/scim/v2/Users/${id}`, {
+      schemas: [patchOp],
+      Operations: [{ op: 'Remove', path: `${enterprise}:manager` }],
+    });
     expect((removeManager.body[enterprise] as Record<string, unknown>)['manager']).toBeUndefined();
 
     expect((await h.call('DELETE', `/scim/v2/users/${id}`)).status).toBe(204);
@@ -86,7 +92,10 @@ describe('Microsoft Entra ID provisioning sequence', () => {
     });
     expect(group.status).toBe(201);
     const gid = group.body['id'] as string;
-    const added = await h.call('PATCH', `/scim/v2/Groups/${gid}`, { schemas: [patchOp], Operations: [{ op: 'Add', path: 'members', value: [{ $ref: null, value: user }] }] });
+    const added = await h.call('PATCH', `/scim/v2/Groups/${gid}`, {
+      schemas: [patchOp],
+      Operations: [{ op: 'Add', path: 'members', value: [{ $ref: null, value: user }] }],
+    });
     expect(added.status).toBe(200);
     const query = await h.call('GET', `/scim/v2/Groups?excludedAttributes=members&filter=${q('displayName eq "displayName"')}`);
     expect(query.body['totalResults']).toBe(1);
@@ -94,9 +103,15 @@ describe('Microsoft Entra ID provisioning sequence', () => {
     const one = await h.call('GET', `/scim/v2/groups/${gid}?excludedAttributes=members`);
     expect(one.body['members']).toBeUndefined();
     expect((await h.call('GET', `/scim/v2/Groups?filter=${q(`members[value eq "${user}"]`)}`)).body['totalResults']).toBe(1);
-    const removed = await h.call('PATCH', `/scim/v2/Groups/${gid}`, { schemas: [patchOp], Operations: [{ op: 'Remove', path: 'members', value: [{ $ref: null, value: user }] }] });
+    const removed = await h.call('PATCH', `/scim/v2/Groups/${gid}`, {
+      schemas: [patchOp],
+      Operations: [{ op: 'Remove', path: 'members', value: [{ $ref: null, value: user }] }],
+    });
     expect(removed.body['members']).toBeUndefined();
-    const renamed = await h.call('PATCH', `/scim/v2/Groups/${gid}`, { schemas: [patchOp], Operations: [{ op: 'Replace', path: 'displayName', value: '1879db59-3bdf-4490-ad68-ab880a269474updatedDisplayName' }] });
+    const renamed = await h.call('PATCH', `/scim/v2/Groups/${gid}`, {
+      schemas: [patchOp],
+      Operations: [{ op: 'Replace', path: 'displayName', value: '1879db59-3bdf-4490-ad68-ab880a269474updatedDisplayName' }],
+    });
     expect(renamed.body['displayName']).toBe('1879db59-3bdf-4490-ad68-ab880a269474updatedDisplayName');
     expect((await h.call('DELETE', `/scim/v2/Groups/${gid}`)).status).toBe(204);
   });

@@ -4,7 +4,12 @@ export type ScimResponse = { status: number; headers: Record<string, unknown>; b
 export type ScimHarness = TestServer & {
   /** A key with only the scim scope, as an IdP would be given. */
   readonly scimKey: string;
-  call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers?: Record<string, string>): Promise<ScimResponse>;
+  call(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ScimResponse>;
 };
 
 /** A real server (server.inject) with a scim-scoped key; requests go through auth, parsers and routing. */
@@ -15,7 +20,11 @@ export const scimHarness = async (env: NodeJS.ProcessEnv = {}): Promise<ScimHarn
     const response = await test.server.inject({
       method,
       url,
-      headers: { authorization: `Bearer ${scimKey}`, ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }), ...headers },
+      headers: {
+        authorization: `Bearer ${scimKey}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }),
+        ...headers,
+      },
       ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     return {

@@ -16,7 +16,10 @@ afterEach(async () => {
 describe('Okta provisioning sequence', () => {
   it('provisions, updates, deactivates, reactivates and pushes groups', async () => {
     h = await scimHarness();
-    const lookup = await h.call('GET', `/scim/v2/Users?filter=${encodeURIComponent('userName eq "test.user@okta.local"')}&startIndex=1&count=100`);
+    const lookup = await h.call(
+      'GET',
+      `/scim/v2/Users?filter=${encodeURIComponent('userName eq "test.user@okta.local"')}&startIndex=1&count=100`,
+    );
     expect(lookup.status).toBe(200);
     expect(lookup.body).toMatchObject({ totalResults: 0, startIndex: 1, itemsPerPage: 0, Resources: [] });
 
@@ -42,7 +45,10 @@ describe('Okta provisioning sequence', () => {
     expect(again.status).toBe(409);
     expect(again.body['scimType']).toBe('uniqueness');
 
-    const found = await h.call('GET', `/scim/v2/Users?filter=${encodeURIComponent('userName eq "test.user@okta.local"')}&startIndex=1&count=100`);
+    const found = await h.call(
+      'GET',
+      `/scim/v2/Users?filter=${encodeURIComponent('userName eq "test.user@okta.local"')}&startIndex=1&count=100`,
+    );
     expect(found.body['totalResults']).toBe(1);
     expect((await h.call('GET', `/scim/v2/Users/${id}`)).body['id']).toBe(id);
 
@@ -50,16 +56,29 @@ describe('Okta provisioning sequence', () => {
     expect(put.status).toBe(200);
     expect(put.body['name']).toEqual({ givenName: 'Another', familyName: 'User' });
 
-    const deactivated = await h.call('PATCH', `/scim/v2/Users/${id}`, { schemas: [patchOp], Operations: [{ op: 'replace', value: { active: false } }] });
+    const deactivated = await h.call('PATCH', `/scim/v2/Users/${id}`, {
+      schemas: [patchOp],
+      Operations: [{ op: 'replace', value: { active: false } }],
+    });
     expect(deactivated.status).toBe(200);
     expect(deactivated.body['active']).toBe(false);
-    const reactivated = await h.call('PATCH', `/scim/v2/Users/${id}`, { schemas: [patchOp], Operations: [{ op: 'replace', value: { active: true } }] });
+    const reactivated = await h.call('PATCH', `/scim/v2/Users/${id}`, {
+      schemas: [patchOp],
+      Operations: [{ op: 'replace', value: { active: true } }],
+    });
     expect(reactivated.body['active']).toBe(true);
 
-    const group = await h.call('POST', '/scim/v2/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Test SCIMv2', members: [] });
+    const group = await h.call('POST', '/scim/v2/Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'Test SCIMv2',
+      members: [],
+    });
     expect(group.status).toBe(201);
     const groupId = group.body['id'] as string;
-    const byName = await h.call('GET', `/scim/v2/Groups?filter=${encodeURIComponent('displayName eq "Test SCIMv2"')}&startIndex=1&count=100`);
+    const byName = await h.call(
+      'GET',
+      `/scim/v2/Groups?filter=${encodeURIComponent('displayName eq "Test SCIMv2"')}&startIndex=1&count=100`,
+    );
     expect(byName.body['totalResults']).toBe(1);
 
     const renamed = await h.call('PATCH', `/scim/v2/Groups/${groupId}`, {
@@ -74,7 +93,9 @@ describe('Okta provisioning sequence', () => {
       Operations: [{ op: 'add', path: 'members', value: [{ value: id, display: 'test.user@okta.local' }] }],
     });
     expect(added.body['members']).toMatchObject([{ value: id, display: 'test.user@okta.local' }]);
-    expect((await h.call('GET', `/scim/v2/Users/${id}`)).body['groups']).toMatchObject([{ value: groupId, display: 'Test SCIMv2 renamed' }]);
+    expect((await h.call('GET', `/scim/v2/Users/${id}`)).body['groups']).toMatchObject([
+      { value: groupId, display: 'Test SCIMv2 renamed' },
+    ]);
 
     const removed = await h.call('PATCH', `/scim/v2/Groups/${groupId}`, {
       schemas: [patchOp],

@@ -1,0 +1,120 @@
+// SCIM over real HTTP (loopback listener, the lead's buildServer) with SCIM_BENCH_USERS users (default 100,000):
+// `filter=userName eq "..."` (index fast path), a 100-item page, a PATCH, and an unindexed filter (full scan),
+// each against a trivial route on the same server in the same run. One connection, so p50 is a request's
+// latency rather than queueing (measured per request, node:http keep-alive). `BENCH_SECONDS` sets each phase's
+// duration (default 3).
+import { Agent, request } from 'node:http';
+import { createApp } from '../core/app.ts';
+import { createApiKey } from '../core/identity/api-keys/service.ts';
+import { createUser } from '../core/identity/scim/users.ts';
+import { buildServer } from '../core/http/server.ts';
+import { printRow, ratio } from './support.ts';
+
+const users = Number(process.env.SCIM_BENCH_USERS ?? 100_000);
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const app = createApp({ dataDir: ':memory:', env: {} });
+
+const seedStarted = performance.now();
+let sampleId = '';
+app.db.transaction(() => {
+  for (let index = 0; index < users; index += 1) {
+    const user = createUser(
+      app,
+      {
+        userName: `user-${index}@example.com`,
+        name: { givenName: `Given${index}`, familyName: `Family${index}` },
+        emails: [{ value: `user-${index}@example.com`, type: 'work', primary: true }],
+        title: index % 10 === 0 ? 'Engineer' : 'Analyst',
+        externalId: `ext-${index}`,
+      },
+      'http://127.0.0.1/scim/v2',
+    );
+    if (index === Math.floor(users / 2)) sampleId = user['id'] as string;
+  }
+})();
+const seedSeconds = (performance.now() - seedStarted) / 1000;
+
+let origin = 'http://127.0.0.1:0';
+const server = await buildServer({ app, origin: () => origin });
+server.get('/bench/bare', async () => ({ pong: true }));
+await server.listen({ host: '127.0.0.1', port: 0 });
+const address = server.server.address();
+origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const key = createApiKey(app, { tier: 'api', scopes: ['scim'], name: 'bench' }).secret;
+const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/scim+json' };
+
+type Phase = { rps: number; p50: number; p99: number; errors: number };
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+const port = Number(new URL(origin).port);
+
+/** One request on the kept-alive connection; resolves with its latency in ms (body fully read). */
+const once = (method: 'GET' | 'PATCH', path: string, body?: string): Promise<{ ms: number; ok: boolean }> =>
+  new Promise((resolve, reject) => {
+    const started = performance.now();
+    const outgoing = request({ host: '127.0.0.1', port, path, method, agent, headers }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ ms: performance.now() - started, ok: (response.statusCode ?? 500) < 300 }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
+
+/** Sequential requests for `duration` seconds after a short warm-up; latency percentiles with 0.01 ms resolution. */
+const run = async (path: string, options: { method?: 'GET' | 'PATCH'; body?: () => string; duration?: number } = {}): Promise<Phase> => {
+  for (let warm = 0; warm < 20; warm += 1) await once(options.method ?? 'GET', path, options.body?.());
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const until = started + (options.duration ?? seconds) * 1000;
+  while (performance.now() < until) {
+    const { ms, ok } = await once(options.method ?? 'GET', path, options.body?.());
+    latencies.push(ms);
+    if (!ok) errors += 1;
+  }
+  const sorted = latencies.sort((a, b) => a - b);
+  const round = (value: number): number => Math.round(value * 100) / 100;
+  return {
+    rps: (latencies.length * 1000) / (performance.now() - started),
+    p50: round(percentile(sorted, 50)),
+    p99: round(percentile(sorted, 99)),
+    errors,
+  };
+};
+
+const filterFor = (text: string): string => `/scim/v2/Users?filter=${encodeURIComponent(text)}`;
+let patchCount = 0;
+const bare = await run('/bench/bare');
+const byUserName = await run(filterFor(`userName eq "USER-${Math.floor(users / 3)}@example.com"`));
+const page = await run(`/scim/v2/Users?startIndex=${Math.max(1, Math.floor(users / 2))}&count=100`);
+const patch = await run(`/scim/v2/Users/${sampleId}`, {
+  method: 'PATCH',
+  body: () => {
+    patchCount += 1;
+    return JSON.stringify({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', path: 'title', value: `T${patchCount}` }],
+    });
+  },
+});
+const scan = await run(filterFor('title eq "nobody" or name.givenName sw "Given9999"'));
+
+const line = (phase: Phase): string => `${phase.rps.toFixed(0)} req/s, p50 ${phase.p50} ms, p99 ${phase.p99} ms`;
+console.log(`\n# SCIM over HTTP, ${users} users (seeded in ${seedSeconds.toFixed(1)} s), 1 connection, ${seconds} s per phase`);
+printRow('baseline GET /bench/bare (same server, auth hook)', line(bare));
+printRow('GET /Users?filter=userName eq "..." (index)', line(byUserName));
+printRow('GET /Users?startIndex=..&count=100 (100-item page)', line(page));
+printRow('PATCH /Users/{id} replace title', line(patch));
+printRow('GET /Users?filter=<unindexed> (full scan)', line(scan));
+printRow('ratio userName filter / baseline (throughput)', ratio(byUserName.rps, bare.rps));
+printRow('ratio 100-item page / baseline (throughput)', ratio(page.rps, bare.rps));
+printRow('ratio PATCH / baseline (throughput)', ratio(patch.rps, bare.rps));
+printRow('ratio full scan / baseline (throughput)', ratio(scan.rps, bare.rps));
+printRow('userName filter p50 target <= 2 ms', byUserName.p50 <= 2 ? `met (${byUserName.p50} ms)` : `MISSED (${byUserName.p50} ms)`);
+const errors = bare.errors + byUserName.errors + page.errors + patch.errors + scan.errors;
+if (errors > 0) console.log(`errors or non-2xx responses: ${errors}`);
+agent.destroy();
+await server.close();
+app.close();
