@@ -1,8 +1,280 @@
+import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useState } from 'react';
 import { Page } from '../components/Page.tsx';
+import { type DpaFile, type DpaFormat, type DpaInput, useDpa } from '../state/dpa.ts';
+import './DpaScreen.css';
 
-/** Placeholder until this screen's issue lands; replaced by the owning domain. */
-export const DpaScreen = () => (
-  <Page title="GDPR Article 28 DPA generator">
-    <p className="muted">This screen arrives with its feature.</p>
-  </Page>
-);
+type Party = { name: string; address: string; contact: string };
+type Problems = Partial<Record<string, string>>;
+
+const emptyParty: Party = { name: '', address: '', contact: '' };
+const formats: readonly { format: DpaFormat; label: string }[] = [
+  { format: 'pdf', label: 'PDF' },
+  { format: 'docx', label: 'DOCX' },
+  { format: 'html', label: 'HTML' },
+  { format: 'md', label: 'Markdown' },
+];
+
+/** Saves an exported file through a temporary Blob URL (works the same in Electron and the browser). */
+const saveFile = (file: DpaFile): void => {
+  const bytes = Uint8Array.from(atob(file.base64), (char) => char.charCodeAt(0));
+  const url = URL.createObjectURL(new Blob([bytes], { type: file.mime }));
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = file.filename;
+  anchor.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+};
+
+/** The form's own checks, so the user sees what is missing before the server is asked. */
+const check = (f: { projectId: string; controller: Party; processor: Party; categories: string[]; mechanisms: string[]; retention: string; law: string }): Problems => {
+  const problems: Problems = {};
+  if (f.projectId.trim() === '') problems.projectId = 'Enter a project id.';
+  for (const [key, party] of [['controller', f.controller], ['processor', f.processor]] as const) {
+    if (party.name.trim() === '') problems[`${key}.name`] = `Enter the ${key}'s name.`;
+    if (party.address.trim() === '') problems[`${key}.address`] = `Enter the ${key}'s address.`;
+  }
+  if (f.categories.length === 0) problems.categories = 'Add at least one category of data subjects.';
+  if (f.mechanisms.length === 0) problems.mechanisms = 'Choose at least one transfer mechanism.';
+  const days = Number(f.retention);
+  if (!/^\d+$/.test(f.retention.trim()) || !Number.isInteger(days) || days < 1) problems.retention = 'Enter a whole number of days, 1 or more.';
+  if (f.law.trim() === '') problems.law = 'Enter the governing law (e.g. DE or Irish law).';
+  return problems;
+};
+
+const FieldError = ({ id, message }: { id: string; message: string | undefined }) =>
+  message ? (
+    <span id={id} className="dpa-error">
+      {message}
+    </span>
+  ) : null;
+
+const PartyFields = ({ role, value, onChange, problems, show }: { role: 'controller' | 'processor'; value: Party; onChange: (party: Party) => void; problems: Problems; show: boolean }) => {
+  const title = role === 'controller' ? 'Controller' : 'Processor';
+  const input = (field: keyof Party, label: string, multiline = false) => {
+    const id = `dpa-${role}-${field}`;
+    const problem = show ? problems[`${role}.${field}`] : undefined;
+    const common = {
+      id,
+      value: value[field],
+      'aria-invalid': problem ? true : undefined,
+      'aria-describedby': problem ? `${id}-error` : undefined,
+    };
+    return (
+      <div className="field">
+        <label htmlFor={id}>{`${title} ${label}`}</label>
+        {multiline ? (
+          <textarea {...common} rows={3} onChange={(e) => onChange({ ...value, [field]: e.target.value })} />
+        ) : (
+          <input {...common} onChange={(e) => onChange({ ...value, [field]: e.target.value })} />
+        )}
+        <FieldError id={`${id}-error`} message={problem} />
+      </div>
+    );
+  };
+  return (
+    <fieldset className="dpa-party">
+      <legend>{title}</legend>
+      {input('name', 'name')}
+      {input('address', 'address', true)}
+      {input('contact', 'contact (optional)')}
+    </fieldset>
+  );
+};
+
+export const DpaScreen = () => {
+  const { options, previewHtml, previewProblem, documents, current, busy, error, status, init, preview, generate, exportFile, remove } = useDpa();
+  const [projectId, setProjectId] = useState('default');
+  const [controller, setController] = useState<Party>(emptyParty);
+  const [processor, setProcessor] = useState<Party>(emptyParty);
+  const [categories, setCategories] = useState<string[]>([]);
+  const [draft, setDraft] = useState('');
+  const [mechanisms, setMechanisms] = useState<string[]>([]);
+  const [retention, setRetention] = useState('90');
+  const [law, setLaw] = useState('');
+  const [attempted, setAttempted] = useState(false);
+
+  useEffect(() => {
+    void init();
+  }, [init]);
+
+  const problems = check({ projectId, controller, processor, categories, mechanisms, retention, law });
+  const valid = Object.keys(problems).length === 0;
+  const input: DpaInput = useMemo(
+    () => ({
+      project_id: projectId.trim(),
+      controller_details: controller,
+      processor_details: processor,
+      subject_categories: categories,
+      transfer_mechanisms: mechanisms,
+      retention_period_days: Number(retention),
+      law_of_contract: law,
+    }),
+    [projectId, controller, processor, categories, mechanisms, retention, law],
+  );
+
+  useEffect(() => {
+    if (!valid) return;
+    const timer = setTimeout(() => void preview(input), 350);
+    return () => clearTimeout(timer);
+  }, [input, valid, preview]);
+
+  const addCategory = (): void => {
+    const value = draft.trim();
+    if (value !== '' && !categories.includes(value)) setCategories([...categories, value]);
+    setDraft('');
+  };
+  const onDraftKey = (event: KeyboardEvent<HTMLInputElement>): void => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      addCategory();
+    }
+  };
+  // "No transfer outside the EEA" excludes every other mechanism, and the other way round.
+  const toggleMechanism = (id: string, checked: boolean): void => {
+    if (!checked) setMechanisms(mechanisms.filter((m) => m !== id));
+    else if (id === 'none_eea_only') setMechanisms([id]);
+    else setMechanisms([...mechanisms.filter((m) => m !== 'none_eea_only'), id]);
+  };
+  const submit = (event: FormEvent): void => {
+    event.preventDefault();
+    setAttempted(true);
+    if (valid) void generate(input);
+  };
+  const download = async (id: string, format: DpaFormat): Promise<void> => {
+    const file = await exportFile(id, format);
+    if (file) saveFile(file);
+  };
+  const shown = (key: string) => (attempted ? problems[key] : undefined);
+
+  return (
+    <Page
+      title="GDPR Article 28 DPA generator"
+      description="Fill in the parties and the processing; the agreement is drafted as you type. Generated documents are stored with your data and export to PDF, DOCX, HTML and Markdown."
+      error={error}
+    >
+      <div className="dpa-layout">
+        <form onSubmit={submit} className="stack dpa-form" noValidate aria-label="DPA details">
+          <div className="field">
+            <label htmlFor="dpa-project">Project id</label>
+            <input id="dpa-project" value={projectId} onChange={(e) => setProjectId(e.target.value)} aria-invalid={shown('projectId') ? true : undefined} />
+            <FieldError id="dpa-project-error" message={shown('projectId')} />
+          </div>
+          <PartyFields role="controller" value={controller} onChange={setController} problems={problems} show={attempted} />
+          <PartyFields role="processor" value={processor} onChange={setProcessor} problems={problems} show={attempted} />
+          <fieldset>
+            <legend>Categories of data subjects</legend>
+            <ul className="dpa-chips" aria-label="Subject categories">
+              {categories.map((category) => (
+                <li key={category} className="dpa-chip">
+                  {category}
+                  <button type="button" aria-label={`Remove ${category}`} onClick={() => setCategories(categories.filter((c) => c !== category))}>
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <div className="row">
+              <label htmlFor="dpa-category" className="sr-only">
+                New category of data subjects
+              </label>
+              <input id="dpa-category" placeholder="e.g. customers" value={draft} onChange={(e) => setDraft(e.target.value)} onKeyDown={onDraftKey} />
+              <button type="button" onClick={addCategory} disabled={draft.trim() === ''}>
+                Add category
+              </button>
+            </div>
+            <FieldError id="dpa-categories-error" message={shown('categories')} />
+          </fieldset>
+          <fieldset>
+            <legend>Transfer mechanisms</legend>
+            {(options?.transfer_mechanisms ?? []).map((mechanism) => (
+              <label key={mechanism.id} className="inline">
+                <input type="checkbox" checked={mechanisms.includes(mechanism.id)} onChange={(e) => toggleMechanism(mechanism.id, e.target.checked)} />
+                {mechanism.display_name}
+              </label>
+            ))}
+            <FieldError id="dpa-mechanisms-error" message={shown('mechanisms')} />
+          </fieldset>
+          <div className="field">
+            <label htmlFor="dpa-retention">Retention period (days)</label>
+            <input id="dpa-retention" type="number" min={1} step={1} value={retention} onChange={(e) => setRetention(e.target.value)} aria-invalid={shown('retention') ? true : undefined} />
+            <FieldError id="dpa-retention-error" message={shown('retention')} />
+          </div>
+          <div className="field">
+            <label htmlFor="dpa-law">Governing law (country code or text)</label>
+            <input id="dpa-law" value={law} onChange={(e) => setLaw(e.target.value)} aria-invalid={shown('law') ? true : undefined} />
+            <FieldError id="dpa-law-error" message={shown('law')} />
+          </div>
+          {attempted && !valid ? (
+            <div role="alert" className="alert">
+              Please fix the {Object.keys(problems).length === 1 ? 'field' : `${Object.keys(problems).length} fields`} marked above.
+            </div>
+          ) : null}
+          <div className="row">
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? 'Generating…' : 'Generate DPA'}
+            </button>
+          </div>
+        </form>
+        <section className="dpa-preview" aria-labelledby="dpa-preview-title">
+          <h2 id="dpa-preview-title">Preview</h2>
+          {!valid ? <p className="muted">Complete the form to see the agreement.</p> : null}
+          {valid && previewProblem ? <p className="alert">{previewProblem}</p> : null}
+          {valid && previewHtml ? <iframe title="DPA preview" sandbox="" srcDoc={previewHtml} /> : null}
+        </section>
+      </div>
+      {status ? (
+        <p role="status" className="notice">
+          {status}
+        </p>
+      ) : null}
+      {current ? (
+        <section className="card stack" aria-labelledby="dpa-current-title">
+          <h2 id="dpa-current-title">Generated document {current.document_id}</h2>
+          <div className="row">
+            {formats.map(({ format, label }) => (
+              <button key={format} type="button" onClick={() => void download(current.document_id, format)}>
+                Download {label}
+              </button>
+            ))}
+          </div>
+        </section>
+      ) : null}
+      <h2>Stored agreements</h2>
+      {documents.length === 0 ? (
+        <p className="muted">No agreements yet.</p>
+      ) : (
+        <table aria-label="Stored agreements" className="dpa-table">
+          <thead>
+            <tr>
+              <th scope="col">Generated</th>
+              <th scope="col">Project</th>
+              <th scope="col">Controller</th>
+              <th scope="col">Processor</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {documents.map((doc) => (
+              <tr key={doc.document_id}>
+                <td>{new Date(doc.generated_at).toLocaleString()}</td>
+                <td>{doc.project_id}</td>
+                <td>{doc.controller_name}</td>
+                <td>{doc.processor_name}</td>
+                <td className="row">
+                  {formats.map(({ format, label }) => (
+                    <button key={format} type="button" aria-label={`${label} of ${doc.document_id}`} onClick={() => void download(doc.document_id, format)}>
+                      {label}
+                    </button>
+                  ))}
+                  <button type="button" className="danger" aria-label={`Delete ${doc.document_id}`} onClick={() => void remove(doc.document_id)}>
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Page>
+  );
+};
