@@ -80,11 +80,14 @@ const nrpTermSpans = (text: string): NerSpan[] => {
   return spans;
 };
 
-/** Same-type spans that overlap keep the longest ("Kwame Mensah" over "Kwame"). */
+/** Same-type spans that overlap keep the longest ("Kwame Mensah" over "Kwame"); one sort and a sweep. */
 const withoutOverlaps = (spans: readonly NerSpan[]): NerSpan[] => {
+  const sorted = [...spans].sort((a, b) => a.type.localeCompare(b.type) || a.start - b.start || b.end - a.end);
   const kept: NerSpan[] = [];
-  for (const span of [...spans].sort((a, b) => b.end - b.start - (a.end - a.start))) {
-    if (!kept.some((other) => other.type === span.type && other.start < span.end && span.start < other.end)) kept.push(span);
+  for (const span of sorted) {
+    const last = kept[kept.length - 1];
+    if (last === undefined || last.type !== span.type || span.start >= last.end) kept.push(span);
+    else if (span.end - span.start > last.end - last.start) kept[kept.length - 1] = span;
   }
   return kept.sort((a, b) => a.start - b.start);
 };
@@ -104,14 +107,29 @@ const taggedSpans = (sentence: string): (NerSpan | undefined)[] => {
   ];
 };
 
+/** Wall-clock budget of the tagger per text: past it the scan fails (500 scan_error) rather than hang or skip names. */
+export const nerBudgetMs = 5_000;
+
 /**
- * PERSON, LOCATION and NRP spans (UTF-16 offsets). The tagger runs sentence by sentence, and only on sentences
- * that can hold a name (see segments.ts); NRP words come from a lexicon look-up over the whole text.
+ * PERSON, LOCATION and NRP spans (UTF-16 offsets). The tagger runs sentence by sentence, only on sentences that
+ * can hold a name (see segments.ts), once per distinct sentence; NRP words come from a lexicon look-up over the
+ * whole text. Throws when tagging exceeds `budgetMs`: a scan must never skip names silently.
  */
-export const findNamedEntities = (text: string): NerSpan[] => {
+export const findNamedEntities = (text: string, budgetMs = nerBudgetMs): NerSpan[] => {
+  const deadline = performance.now() + budgetMs;
+  const seen = new Map<string, (NerSpan | undefined)[]>();
   const spans: NerSpan[] = [];
   for (const segment of segments(text)) {
-    if (mayHoldName(segment.text)) spans.push(...shifted(taggedSpans(segment.text), segment.start));
+    if (!mayHoldName(segment.text)) continue;
+    let tagged = seen.get(segment.text);
+    if (tagged === undefined) {
+      if (performance.now() > deadline) {
+        throw new Error(`name recognition exceeded its ${budgetMs / 1000} s budget; scan a smaller text or leave out PERSON, LOCATION and NRP`);
+      }
+      tagged = taggedSpans(segment.text);
+      seen.set(segment.text, tagged);
+    }
+    spans.push(...shifted(tagged, segment.start));
   }
   return withoutOverlaps([...spans, ...nrpTermSpans(text)]);
 };

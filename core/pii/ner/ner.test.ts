@@ -87,3 +87,24 @@ describe('nerRecognizer findings', () => {
     expect(() => predict('\u0000\u0001\uD800 abc \uDC00\uFFFF')).not.toThrow();
   });
 });
+
+describe('findNamedEntities on large input', () => {
+  it('fails loudly instead of hanging or skipping names when the tagging budget runs out', async () => {
+    const { findNamedEntities } = await import('./compromise-ner.ts');
+    const distinct = Array.from({ length: 400 }, (_, i) => `Visitor number ${i} met Maria Gonzalez in Madrid. `).join('');
+    expect(() => findNamedEntities(distinct, 0)).toThrow(/budget/);
+    const repeated = 'Maria Gonzalez met John Smith in Boston. '.repeat(5_000);
+    const started = performance.now();
+    expect(findNamedEntities(repeated).filter((span) => span.type === 'PERSON')).toHaveLength(10_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('segments', () => {
+  it('tags digit-heavy sentences with names but skips binary junk', async () => {
+    const { mayHoldName } = await import('./segments.ts');
+    expect(mayHoldName('Call John at +1 415-555-0132 or 555-1234, ext. 12 (desk 4/B).')).toBe(true);
+    expect(mayHoldName('The build passed.')).toBe(false);
+    expect(mayHoldName('\u00c0\u00d7\u0001\u00ffAb\u00b6\u00a7Zz\u00c3\u0002\u00be\u00a9Qx\u00f7\u0003 \u00ae\u00bc')).toBe(false);
+  });
+});

@@ -40,10 +40,20 @@ export const segments = (text: string): Segment[] => {
 };
 
 /**
+ * Binary junk is not a sentence: in prose (phone numbers and addresses included) almost every character is a
+ * letter, digit, space or common punctuation; in random bytes decoded as text about 55 % are.
+ */
+const looksLikeProse = (sentence: string): boolean => {
+  const ordinary = sentence.match(/[\p{L}\p{N}\s.,;:!?'"’()@+\/&#%-]/gu)?.length ?? 0;
+  return ordinary >= sentence.length * 0.8;
+};
+
+/**
  * English writes names with a capital letter: a sentence can hold a PERSON or LOCATION only if some word after
  * the first is capitalised, or its first word is a known name or place, or a word compromise does not know.
  */
 export const mayHoldName = (sentence: string): boolean => {
+  if (!looksLikeProse(sentence)) return false;
   const words = sentence.match(/\p{L}[\p{L}'’.-]*/gu);
   if (words === null) return false;
   const [first, ...others] = words;
