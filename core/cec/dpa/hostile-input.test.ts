@@ -10,7 +10,9 @@ const hebrew = 'שלום עולם בע״מ';
 const arabic = 'مرحبا بالعالم';
 const markup = '<script>alert(1)</script> **bold** | pipe # hash [link](javascript:x) & co';
 const longName = `Long ${'N'.repeat(195)}`;
-const longAddress = Array.from({ length: 40 }, (_, i) => `Line ${i} of a long address`).join('\n').slice(0, 1000);
+const longAddress = Array.from({ length: 40 }, (_, i) => `Line ${i} of a long address`)
+  .join('\n')
+  .slice(0, 1000);
 
 let app: App;
 let document: DPADocument;

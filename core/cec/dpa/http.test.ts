@@ -10,7 +10,12 @@ afterAll(async () => t.close());
 
 describe('POST /v1/risk/dpa and export downloads', () => {
   it('creates a DPA (201) with links that download each format', async () => {
-    const created = await t.server.inject({ method: 'POST', url: '/v1/risk/dpa', headers: t.auth(t.keyFor('api')), payload: sampleRequest() });
+    const created = await t.server.inject({
+      method: 'POST',
+      url: '/v1/risk/dpa',
+      headers: t.auth(t.keyFor('api')),
+      payload: sampleRequest(),
+    });
     expect(created.statusCode).toBe(201);
     const body = created.json() as { document_id: string; content: string; exports: Record<string, string> };
     expect(body.content).toContain('# Data Processing Agreement');

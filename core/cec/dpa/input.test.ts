@@ -64,9 +64,7 @@ describe('DPA input validation', () => {
   });
 
   it('keeps multi-line addresses, RTL text and emoji, normalised to NFC', () => {
-    const request = parseDpaRequest(
-      withField(['controller_details'], { name: 'Cafe\u0301 שלום 😀', address: 'Line 1\r\nLine 2\tEnd' }),
-    );
+    const request = parseDpaRequest(withField(['controller_details'], { name: 'Cafe\u0301 שלום 😀', address: 'Line 1\r\nLine 2\tEnd' }));
     expect(request.controller_details).toEqual({ name: 'Café שלום 😀', address: 'Line 1\nLine 2 End' });
   });
 
@@ -74,16 +72,22 @@ describe('DPA input validation', () => {
     const app = createApp({ dataDir: ':memory:', env: {} });
     try {
       expect(() =>
-        generateDpa(app, 'p1', { name: 'A', address: 'B' }, { name: 'C' }, {
-          subjectCategories: ['customers'],
-          transferMechanisms: ['none_eea_only'],
-          retentionPeriodDays: 30,
-          lawOfContract: 'IE',
-        }),
+        generateDpa(
+          app,
+          'p1',
+          { name: 'A', address: 'B' },
+          { name: 'C' },
+          {
+            subjectCategories: ['customers'],
+            transferMechanisms: ['none_eea_only'],
+            retentionPeriodDays: 30,
+            lawOfContract: 'IE',
+          },
+        ),
       ).toThrow(/processor_details\.address: is required/);
-      expect(() =>
-        generateDpa(app, 'p1', { name: 'A', address: 'B' }, { name: 'C', address: 'D' }, undefined as never),
-      ).toThrow(SFCECExportError);
+      expect(() => generateDpa(app, 'p1', { name: 'A', address: 'B' }, { name: 'C', address: 'D' }, undefined as never)).toThrow(
+        SFCECExportError,
+      );
     } finally {
       app.close();
     }

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  canonicalMechanisms,
-  resolveTransferMechanism,
-  type TransferMechanismId,
-  transferMechanismIds,
-} from './mechanisms.ts';
+import { canonicalMechanisms, resolveTransferMechanism, type TransferMechanismId, transferMechanismIds } from './mechanisms.ts';
 
 /**
  * The one validation of DPA input (snake_case, as on the wire). Text is NFC-normalised and trimmed; characters
@@ -24,8 +19,9 @@ export const dpaLimits = {
 } as const;
 
 // Tab is turned into a space before this check; newline is allowed only where `multiline` says so.
-const controlChars = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\uFFFE\uFFFF]/u;
-const controlCharsOrNewline = /[\u0000-\u001F\u007F-\u009F\uFFFE\uFFFF]/u;
+// \p{Cc} is C0 + DEL + C1; U+FFFE/U+FFFF are noncharacters XML refuses.
+const controlChars = /(?!\n)[\p{Cc}\uFFFE\uFFFF]/u;
+const controlCharsOrNewline = /[\p{Cc}\uFFFE\uFFFF]/u;
 const loneSurrogate = /\p{Cs}/u;
 
 const cleanText = (value: string): string => value.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').normalize('NFC').trim();
@@ -93,10 +89,7 @@ const mechanismList = z
     return canonicalMechanisms(ids);
   })
   .refine((ids) => ids.length > 0, 'name at least one transfer mechanism (none_eea_only when data stays in the EEA)')
-  .refine(
-    (ids) => !(ids.includes('none_eea_only') && ids.length > 1),
-    'none_eea_only contradicts the other transfer mechanisms given',
-  );
+  .refine((ids) => !(ids.includes('none_eea_only') && ids.length > 1), 'none_eea_only contradicts the other transfer mechanisms given');
 
 export const subProcessorSchema = z.strictObject({
   name: text(dpaLimits.name),

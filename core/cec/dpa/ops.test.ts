@@ -8,9 +8,13 @@ import type { DPADocument } from './types.ts';
 const actor: Actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] };
 let app: App;
 let clock = Date.parse('2026-03-01T10:00:00Z');
+const tick = (): Date => {
+  clock += 1000;
+  return new Date(clock);
+};
 
 beforeEach(() => {
-  app = createApp({ dataDir: ':memory:', env: {}, now: () => new Date((clock += 1000)) });
+  app = createApp({ dataDir: ':memory:', env: {}, now: tick });
 });
 afterEach(() => app.close());
 
@@ -23,13 +27,19 @@ describe('dpa ops', () => {
     expect(created.transfer_mechanisms).toEqual(['adequacy_decision', 'scc_2021_914_module_2']);
     expect(created.exports.pdf).toBe(`/v1/risk/dpa/${created.document_id}/export.pdf`);
 
-    const listed = (await call('dpa.list', { project_id: 'credit-model' })) as { documents: { document_id: string; controller_name: string }[] };
+    const listed = (await call('dpa.list', { project_id: 'credit-model' })) as {
+      documents: { document_id: string; controller_name: string }[];
+    };
     expect(listed.documents).toEqual([expect.objectContaining({ document_id: created.document_id, controller_name: 'Acme Lending GmbH' })]);
 
     const fetched = (await call('dpa.get', { id: created.document_id })) as DPADocument;
     expect(fetched.content).toBe(created.content);
 
-    const file = (await call('dpa.export', { id: created.document_id, format: 'docx' })) as { filename: string; mime: string; base64: string };
+    const file = (await call('dpa.export', { id: created.document_id, format: 'docx' })) as {
+      filename: string;
+      mime: string;
+      base64: string;
+    };
     expect(file.filename).toBe(`dpa_credit-model_${created.document_id}.docx`);
     expect(Buffer.from(file.base64, 'base64').subarray(0, 2).toString()).toBe('PK');
 
@@ -62,7 +72,10 @@ describe('dpa ops', () => {
 
   it('reports bad input as VALIDATION with the field path', async () => {
     const result = await dispatch('dpa.generate', { ...sampleRequest(), retention_period_days: -1 }, { app, actor });
-    expect(result).toEqual({ ok: false, error: { code: 'VALIDATION', message: 'retention_period_days: must be a positive number of days' } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'VALIDATION', message: 'retention_period_days: must be a positive number of days' },
+    });
     const badFormat = await dispatch('dpa.export', { id: 'dpa-01M802TQ16HTG9K28ZHBHRVTE7', format: 'exe' }, { app, actor });
     expect(badFormat).toEqual({ ok: false, error: { code: 'VALIDATION', message: 'format: must be one of md, html, pdf, docx' } });
   });

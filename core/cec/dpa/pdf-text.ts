@@ -6,7 +6,7 @@
  */
 export type GlyphCoverage = (codePoint: number) => boolean;
 
-const invisible = /[\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/u;
+const invisible = /[\p{Cf}\p{Variation_Selector}]/u;
 
 /** Replaces what the font cannot draw; keeps everything it can. */
 export const coverText = (text: string, hasGlyph: GlyphCoverage): string => {
@@ -22,8 +22,7 @@ export const coverText = (text: string, hasGlyph: GlyphCoverage): string => {
 
 // Windows-1252 repertoire of the standard PDF fonts, used only when no TrueType font is installed.
 const winAnsiExtras = new Set([...'€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ'].map((c) => c.codePointAt(0) as number));
-export const winAnsiCoverage: GlyphCoverage = (cp) =>
-  (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff) || winAnsiExtras.has(cp);
+export const winAnsiCoverage: GlyphCoverage = (cp) => (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff) || winAnsiExtras.has(cp);
 
 const rtl = '\\p{Script=Hebrew}\\p{Script=Arabic}\\p{Script=Syriac}\\p{Script=Thaana}\\p{Script=Nko}';
 const rtlRun = new RegExp(`[${rtl}]+(?:[\\s\\p{P}\\p{N}]+[${rtl}]+)*`, 'gu');

@@ -18,7 +18,7 @@ import { type Block, type Inline, parseMarkdown } from './markdown.ts';
 export type DocxMeta = { readonly title: string; readonly footer: string };
 
 // Characters XML 1.0 cannot carry; input validation refuses them, this is the last line of defence.
-const xmlInvalid = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 const headingLevels = {
   1: HeadingLevel.HEADING_1,

@@ -111,7 +111,10 @@ const drawBlock = (doc: Doc, faces: Faces, block: Block): void => {
       for (const item of block.items) {
         ensureRoom(doc, 16);
         const top = doc.y;
-        doc.font(faces.regular.name).fontSize(bodySize).text('•', margin + 4, top, { lineBreak: false });
+        doc
+          .font(faces.regular.name)
+          .fontSize(bodySize)
+          .text('•', margin + 4, top, { lineBreak: false });
         doc.y = top;
         writeInline(doc, faces, item, margin + 16, width - 16, bodySize);
         doc.moveDown(0.3);
@@ -122,7 +125,11 @@ const drawBlock = (doc: Doc, faces: Faces, block: Block): void => {
       drawTable(doc, faces, block.header, block.rows);
       return;
     case 'rule':
-      doc.moveTo(margin, doc.y).lineTo(margin + width, doc.y).lineWidth(0.5).stroke();
+      doc
+        .moveTo(margin, doc.y)
+        .lineTo(margin + width, doc.y)
+        .lineWidth(0.5)
+        .stroke();
       doc.moveDown(0.6);
       return;
     default:

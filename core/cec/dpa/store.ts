@@ -5,9 +5,7 @@ import type { DPADocument, DPASummary } from './types.ts';
 /** Persists a generated document. */
 export const saveDpa = (app: App, document: DPADocument): void => {
   app.db
-    .prepare(
-      'INSERT INTO dpa_documents (document_id, project_id, generated_at, template_version, document_json) VALUES (?, ?, ?, ?, ?)',
-    )
+    .prepare('INSERT INTO dpa_documents (document_id, project_id, generated_at, template_version, document_json) VALUES (?, ?, ?, ?, ?)')
     .run(document.document_id, document.project_id, document.generated_at, document.template_version, JSON.stringify(document));
 };
 

@@ -16,8 +16,7 @@ const defaultPurpose =
   'monitoring, evaluation and support of AI systems and related software for the Controller.';
 
 const party = (role: string, details: PartyDetails): string =>
-  `**${role}:** ${md(details.name)}, ${md(details.address)}` +
-  (details.contact === undefined ? '' : ` (contact: ${md(details.contact)})`);
+  `**${role}:** ${md(details.name)}, ${md(details.address)}` + (details.contact === undefined ? '' : ` (contact: ${md(details.contact)})`);
 
 const partyRows = (details: PartyDetails): string[] => [
   `| Name | ${md(details.name)} |`,
@@ -70,10 +69,7 @@ const mechanismClause = (id: TransferMechanismId): string => {
 const subProcessorTable = (request: DpaRequest): string[] => {
   const subs = request.sub_processors ?? [];
   if (subs.length === 0) {
-    return [
-      'No sub-processor is authorised at the date of signature. Sub-processors may be engaged later only under ' +
-        'section 5.',
-    ];
+    return ['No sub-processor is authorised at the date of signature. Sub-processors may be engaged later only under ' + 'section 5.'];
   }
   return [
     '| Sub-processor | Location | Processing activity |',
@@ -115,8 +111,7 @@ export const renderDpaMarkdown = (request: DpaRequest): string => {
     '',
     '## 2. Subject matter, duration, nature and purpose of the processing',
     '',
-    '**Subject matter.** The processing of personal data by the Processor in providing the services under the ' +
-      'principal agreement.',
+    '**Subject matter.** The processing of personal data by the Processor in providing the services under the ' + 'principal agreement.',
     '',
     '**Duration.** The processing lasts for the term of the principal agreement and ends when all personal data ' +
       'has been deleted or returned under section 9.',
@@ -293,12 +288,10 @@ export const renderDpaMarkdown = (request: DpaRequest): string => {
       'for administrative access, and prompt removal of access when no longer needed.',
     '- **Encryption:** personal data is encrypted in transit (TLS 1.2 or later) and at rest with current ' +
       'algorithms; keys are managed separately from the data.',
-    '- **Pseudonymisation and minimisation:** personal data is pseudonymised or minimised where the purpose ' +
-      'allows it.',
+    '- **Pseudonymisation and minimisation:** personal data is pseudonymised or minimised where the purpose ' + 'allows it.',
     '- **Confidentiality and integrity:** logging of access to personal data, tamper-evident audit records and ' +
       'separation of the Controller’s data from that of other customers.',
-    '- **Availability and resilience:** regular backups, tested restoration, and redundancy for systems that ' +
-      'process personal data.',
+    '- **Availability and resilience:** regular backups, tested restoration, and redundancy for systems that ' + 'process personal data.',
     '- **Incident response:** a documented process to detect, assess, contain and report personal data breaches.',
     '- **Testing and evaluation:** regular vulnerability scanning, penetration tests and review of the ' +
       'effectiveness of these measures.',

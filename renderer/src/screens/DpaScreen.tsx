@@ -26,17 +26,29 @@ const saveFile = (file: DpaFile): void => {
 };
 
 /** The form's own checks, so the user sees what is missing before the server is asked. */
-const check = (f: { projectId: string; controller: Party; processor: Party; categories: string[]; mechanisms: string[]; retention: string; law: string }): Problems => {
+const check = (f: {
+  projectId: string;
+  controller: Party;
+  processor: Party;
+  categories: string[];
+  mechanisms: string[];
+  retention: string;
+  law: string;
+}): Problems => {
   const problems: Problems = {};
   if (f.projectId.trim() === '') problems.projectId = 'Enter a project id.';
-  for (const [key, party] of [['controller', f.controller], ['processor', f.processor]] as const) {
+  for (const [key, party] of [
+    ['controller', f.controller],
+    ['processor', f.processor],
+  ] as const) {
     if (party.name.trim() === '') problems[`${key}.name`] = `Enter the ${key}'s name.`;
     if (party.address.trim() === '') problems[`${key}.address`] = `Enter the ${key}'s address.`;
   }
   if (f.categories.length === 0) problems.categories = 'Add at least one category of data subjects.';
   if (f.mechanisms.length === 0) problems.mechanisms = 'Choose at least one transfer mechanism.';
   const days = Number(f.retention);
-  if (!/^\d+$/.test(f.retention.trim()) || !Number.isInteger(days) || days < 1) problems.retention = 'Enter a whole number of days, 1 or more.';
+  if (!/^\d+$/.test(f.retention.trim()) || !Number.isInteger(days) || days < 1)
+    problems.retention = 'Enter a whole number of days, 1 or more.';
   if (f.law.trim() === '') problems.law = 'Enter the governing law (e.g. DE or Irish law).';
   return problems;
 };
@@ -48,11 +60,23 @@ const FieldError = ({ id, message }: { id: string; message: string | undefined }
     </span>
   ) : null;
 
-const PartyFields = ({ role, value, onChange, problems, show }: { role: 'controller' | 'processor'; value: Party; onChange: (party: Party) => void; problems: Problems; show: boolean }) => {
-  const title = role === 'controller' ? 'Controller' : 'Processor';
+const PartyFields = ({
+  party,
+  value,
+  onChange,
+  problems,
+  show,
+}: {
+  party: 'controller' | 'processor';
+  value: Party;
+  onChange: (details: Party) => void;
+  problems: Problems;
+  show: boolean;
+}) => {
+  const title = party === 'controller' ? 'Controller' : 'Processor';
   const input = (field: keyof Party, label: string, multiline = false) => {
-    const id = `dpa-${role}-${field}`;
-    const problem = show ? problems[`${role}.${field}`] : undefined;
+    const id = `dpa-${party}-${field}`;
+    const problem = show ? problems[`${party}.${field}`] : undefined;
     const common = {
       id,
       value: value[field],
@@ -82,7 +106,8 @@ const PartyFields = ({ role, value, onChange, problems, show }: { role: 'control
 };
 
 export const DpaScreen = () => {
-  const { options, previewHtml, previewProblem, documents, current, busy, error, status, init, preview, generate, exportFile, remove } = useDpa();
+  const { options, previewHtml, previewProblem, documents, current, busy, error, status, init, preview, generate, exportFile, remove } =
+    useDpa();
   const [projectId, setProjectId] = useState('default');
   const [controller, setController] = useState<Party>(emptyParty);
   const [processor, setProcessor] = useState<Party>(emptyParty);
@@ -156,18 +181,27 @@ export const DpaScreen = () => {
         <form onSubmit={submit} className="stack dpa-form" noValidate aria-label="DPA details">
           <div className="field">
             <label htmlFor="dpa-project">Project id</label>
-            <input id="dpa-project" value={projectId} onChange={(e) => setProjectId(e.target.value)} aria-invalid={shown('projectId') ? true : undefined} />
+            <input
+              id="dpa-project"
+              value={projectId}
+              onChange={(e) => setProjectId(e.target.value)}
+              aria-invalid={shown('projectId') ? true : undefined}
+            />
             <FieldError id="dpa-project-error" message={shown('projectId')} />
           </div>
-          <PartyFields role="controller" value={controller} onChange={setController} problems={problems} show={attempted} />
-          <PartyFields role="processor" value={processor} onChange={setProcessor} problems={problems} show={attempted} />
+          <PartyFields party="controller" value={controller} onChange={setController} problems={problems} show={attempted} />
+          <PartyFields party="processor" value={processor} onChange={setProcessor} problems={problems} show={attempted} />
           <fieldset>
             <legend>Categories of data subjects</legend>
             <ul className="dpa-chips" aria-label="Subject categories">
               {categories.map((category) => (
                 <li key={category} className="dpa-chip">
                   {category}
-                  <button type="button" aria-label={`Remove ${category}`} onClick={() => setCategories(categories.filter((c) => c !== category))}>
+                  <button
+                    type="button"
+                    aria-label={`Remove ${category}`}
+                    onClick={() => setCategories(categories.filter((c) => c !== category))}
+                  >
                     ×
                   </button>
                 </li>
@@ -177,7 +211,13 @@ export const DpaScreen = () => {
               <label htmlFor="dpa-category" className="sr-only">
                 New category of data subjects
               </label>
-              <input id="dpa-category" placeholder="e.g. customers" value={draft} onChange={(e) => setDraft(e.target.value)} onKeyDown={onDraftKey} />
+              <input
+                id="dpa-category"
+                placeholder="e.g. customers"
+                value={draft}
+                onChange={(e) => setDraft(e.target.value)}
+                onKeyDown={onDraftKey}
+              />
               <button type="button" onClick={addCategory} disabled={draft.trim() === ''}>
                 Add category
               </button>
@@ -188,7 +228,11 @@ export const DpaScreen = () => {
             <legend>Transfer mechanisms</legend>
             {(options?.transfer_mechanisms ?? []).map((mechanism) => (
               <label key={mechanism.id} className="inline">
-                <input type="checkbox" checked={mechanisms.includes(mechanism.id)} onChange={(e) => toggleMechanism(mechanism.id, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={mechanisms.includes(mechanism.id)}
+                  onChange={(e) => toggleMechanism(mechanism.id, e.target.checked)}
+                />
                 {mechanism.display_name}
               </label>
             ))}
@@ -196,7 +240,15 @@ export const DpaScreen = () => {
           </fieldset>
           <div className="field">
             <label htmlFor="dpa-retention">Retention period (days)</label>
-            <input id="dpa-retention" type="number" min={1} step={1} value={retention} onChange={(e) => setRetention(e.target.value)} aria-invalid={shown('retention') ? true : undefined} />
+            <input
+              id="dpa-retention"
+              type="number"
+              min={1}
+              step={1}
+              value={retention}
+              onChange={(e) => setRetention(e.target.value)}
+              aria-invalid={shown('retention') ? true : undefined}
+            />
             <FieldError id="dpa-retention-error" message={shown('retention')} />
           </div>
           <div className="field">
@@ -262,11 +314,21 @@ export const DpaScreen = () => {
                 <td>{doc.processor_name}</td>
                 <td className="row">
                   {formats.map(({ format, label }) => (
-                    <button key={format} type="button" aria-label={`${label} of ${doc.document_id}`} onClick={() => void download(doc.document_id, format)}>
+                    <button
+                      key={format}
+                      type="button"
+                      aria-label={`${label} of ${doc.document_id}`}
+                      onClick={() => void download(doc.document_id, format)}
+                    >
                       {label}
                     </button>
                   ))}
-                  <button type="button" className="danger" aria-label={`Delete ${doc.document_id}`} onClick={() => void remove(doc.document_id)}>
+                  <button
+                    type="button"
+                    className="danger"
+                    aria-label={`Delete ${doc.document_id}`}
+                    onClick={() => void remove(doc.document_id)}
+                  >
                     Delete
                   </button>
                 </td>
