@@ -27,10 +27,10 @@ const letters = (rng: Rng, n: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'): 
   Array.from({ length: n }, () => pick(rng, [...alphabet])).join('');
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
-/** Changes one digit so that a checksum no longer holds (for negatives). */
-export const corruptDigit = (value: string, rng: Rng): string => {
+/** Changes one digit (the `nth` digit, default the last) so that a checksum no longer holds (for negatives). */
+export const corruptDigit = (value: string, rng: Rng, nth?: number): string => {
   const positions = [...value].map((c, i) => (/\d/.test(c) ? i : -1)).filter((i) => i >= 0);
-  const i = positions[positions.length - 1] ?? 0;
+  const i = positions[nth ?? positions.length - 1] ?? 0;
   const old = Number(value[i]);
   const next = (old + int(rng, 1, 9)) % 10;
   return value.slice(0, i) + String(next) + value.slice(i + 1);
@@ -44,18 +44,17 @@ export const creditCard = (rng: Rng): string => {
   return length === 16 ? full.replace(/(\d{4})(?=\d)/g, '$1 ') : full;
 };
 
+/** IBANs of countries without a national BBAN check digit (so a random BBAN is valid). */
 export const iban = (rng: Rng): string => {
-  const country = pick(rng, ['DE', 'GB', 'FR', 'NL', 'ES']);
+  const country = pick(rng, ['DE', 'GB', 'AT', 'IE', 'CH']);
   const bban =
     country === 'DE'
       ? digits(rng, 18)
-      : country === 'GB'
+      : country === 'GB' || country === 'IE'
         ? `${letters(rng, 4)}${digits(rng, 14)}`
-        : country === 'FR'
-          ? `${digits(rng, 21)}${pad(int(rng, 0, 97))}`
-          : country === 'NL'
-            ? `${letters(rng, 4)}${digits(rng, 10)}`
-            : digits(rng, 20);
+        : country === 'AT'
+          ? digits(rng, 16)
+          : digits(rng, 17);
   const check = 98 - mod97(`${bban}${country}00`);
   return `${country}${pad(check)}${bban}`.replace(/(.{4})(?=.)/g, '$1 ');
 };

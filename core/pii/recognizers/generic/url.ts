@@ -8,7 +8,8 @@ import { definePatternRecognizer } from '../../pattern.ts';
 import { GENERIC_LANGUAGES } from '../languages.ts';
 
 const HOST = '[a-z0-9-]{1,63}(?:\\.[a-z0-9-]{1,63}){0,10}\\.[a-z]{2,63}';
-const PORT_PATH = '(?::\\d{1,5})?(?:[/?#][^\\s"\'<>\\[\\]{}]{0,2048})?';
+/** Optional port and path; a path never ends in sentence punctuation (`see https://x.org/a.` → no dot). */
+const PORT_PATH = '(?::\\d{1,5})?(?:[/?#](?:[^\\s"\'<>\\[\\]{}]{0,2047}[^\\s"\'<>\\[\\]{}.,;:!?)])?)?';
 
 const hostOf = (url: string): string =>
   url
