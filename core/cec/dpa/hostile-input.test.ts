@@ -1,9 +1,15 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../app.ts';
 import { exportDpa } from './export.ts';
 import { generateDpaFromRequest, parseDpaRequest } from './generate.ts';
 import { parseMarkdown } from './markdown.ts';
-import { collapse, docxToText, htmlToText, pdfToText, sampleRequest } from './test-support.ts';
+import { renderDpaPdf } from './render-pdf.ts';
+import { collapse, docxToText, htmlToText, pdfToText, readZipEntry, sampleRequest } from './test-support.ts';
 import type { DPADocument } from './types.ts';
 
 const hebrew = 'שלום עולם בע״מ';
@@ -61,5 +67,24 @@ describe('DPA exports of hostile but valid input', () => {
     expect(text).toContain('数据 处理者 (CJK)');
     expect(text).toContain(markup);
     expect(text).toContain(collapse(longName));
+  });
+
+  it('writes well-formed WordprocessingML (checked by xmllint)', async () => {
+    const xml = await readZipEntry((await exportDpa(app, document, 'docx')).data, 'word/document.xml');
+    const dir = await mkdtemp(join(tmpdir(), 'dpa-xml-'));
+    try {
+      await writeFile(join(dir, 'document.xml'), xml);
+      await expect(promisify(execFile)('xmllint', ['--noout', join(dir, 'document.xml')])).resolves.toBeDefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('still writes a readable PDF without a Unicode font, with "?" for what Latin-1 cannot show', async () => {
+    const pdf = await renderDpaPdf(document.content, null, { title: 't', footer: 'f', createdAt: new Date(0) });
+    const text = await pdfToText(pdf);
+    expect(text).toContain('Annex III: Sub-processors');
+    expect(text).toContain('???? ???? ???? ?');
+    expect(text).toContain(markup);
   });
 });
