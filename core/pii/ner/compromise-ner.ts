@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import nlp from 'compromise/two';
 import { nrpTerms } from './nrp-terms.ts';
 import { mayHoldName, segments } from './segments.ts';
 
@@ -97,13 +97,14 @@ const shifted = (spans: readonly (NerSpan | undefined)[], offset: number): NerSp
 
 /** PERSON and LOCATION spans of one sentence, by compromise's tagger plus the unknown-name heuristic. */
 const taggedSpans = (sentence: string): (NerSpan | undefined)[] => {
-  const doc = nlp(sentence);
-  const people = runsOf(doc.people().json(termJson) as JsonMatch[], nameTerm);
-  const placeRuns = runsOf(doc.places().json(termJson) as JsonMatch[], isCapitalised);
+  const sentences = nlp(sentence).json(termJson) as JsonMatch[];
+  const tagged = (tag: string) => (term: JsonTerm): boolean => term.tags.includes(tag);
+  const people = runsOf(sentences, (term) => tagged('Person')(term) && nameTerm(term));
+  const placeRuns = runsOf(sentences, (term) => tagged('Place')(term) && isCapitalised(term));
   return [
     ...people.map((run) => toSpan('PERSON', run)),
     ...placeRuns.map((run) => toSpan(looksLikePerson(run) ? 'PERSON' : 'LOCATION', run)),
-    ...unknownNameRuns(doc.json(termJson) as JsonMatch[]).map((run) => toSpan('PERSON', run)),
+    ...unknownNameRuns(sentences).map((run) => toSpan('PERSON', run)),
   ];
 };
 

@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import nlp from 'compromise/two';
 
 /** A piece of the text the tagger runs on, with its UTF-16 offset in the whole text. */
 export type Segment = { readonly start: number; readonly text: string };
