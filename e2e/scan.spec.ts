@@ -8,7 +8,8 @@ test('scans text: block-mode rejection, then a redaction with highlighted findin
   // Block mode: the pipeline refuses text with PII (422 PII_DETECTED) and the screen says so.
   await workbench.call('settings.update', { values: { piiAction: 'block' } });
   await page.getByRole('link', { name: 'Scan', exact: true }).click();
-  await page.getByLabel('Text to scan').fill(sample);
+  await page.getByLabel('Open a text file').setInputFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from(sample) });
+  await expect(page.getByLabel('Text to scan')).toHaveValue(sample);
   await page.getByRole('button', { name: 'Scan', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('PII_DETECTED');
   await expect(page.getByLabel('Redacted output')).toHaveCount(0);
