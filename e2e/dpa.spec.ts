@@ -33,8 +33,11 @@ test('drafts a DPA from the form with a live preview, exports PDF and DOCX with 
   await category.fill('Loan applicants');
   await category.press('Enter');
   await category.fill('Employees of the Controller');
-  await page.getByRole('button', { name: 'Add category' }).click();
-  await expect(page.getByRole('list', { name: 'Subject categories' }).getByRole('listitem')).toHaveCount(2);
+  await page.getByRole('button', { name: 'Add to categories of data subjects' }).click();
+  await expect(page.getByRole('list', { name: 'Categories of data subjects' }).getByRole('listitem')).toHaveCount(2);
+  await page.getByLabel('New type of personal data').fill('Credit history');
+  await page.getByLabel('New type of personal data').press('Enter');
+  await page.getByLabel('Purpose of the processing (optional)').fill('Credit scoring of loan applications.');
   await page.getByLabel('SCC 2021/914 Module Two (controller to processor)').check();
   await page.getByLabel('Adequacy decision (Art. 45 GDPR)').check();
   await page.getByLabel('Retention period (days)').fill('90');
@@ -56,6 +59,8 @@ test('drafts a DPA from the form with a live preview, exports PDF and DOCX with 
   const pdfText = await pdfToText(pdf.bytes);
   for (const [element, expected] of dpaChecklist) expect(pdfText, `PDF: ${element}`).toContain(expected);
   expect(pdfText).toMatch(/Page 1 of \d+/);
+  expect(pdfText).toContain('Types of personal data: Credit history');
+  expect(pdfText).toContain('Purpose. Credit scoring of loan applications.');
 
   const docx = await downloadBytes(page, 'Download DOCX');
   expect(docx.name).toMatch(/\.docx$/);

@@ -105,6 +105,63 @@ const PartyFields = ({
   );
 };
 
+/** A list of short texts shown as removable chips, with an input that adds one on Enter or with the button. */
+const ChipInput = ({
+  id,
+  legend,
+  inputLabel,
+  placeholder,
+  values,
+  onChange,
+  error,
+}: {
+  id: string;
+  legend: string;
+  inputLabel: string;
+  placeholder: string;
+  values: readonly string[];
+  onChange: (values: string[]) => void;
+  error: string | undefined;
+}) => {
+  const [draft, setDraft] = useState('');
+  const add = (): void => {
+    const value = draft.trim();
+    if (value !== '' && !values.includes(value)) onChange([...values, value]);
+    setDraft('');
+  };
+  const onKey = (event: KeyboardEvent<HTMLInputElement>): void => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      add();
+    }
+  };
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      <ul className="dpa-chips" aria-label={legend}>
+        {values.map((value) => (
+          <li key={value} className="dpa-chip">
+            {value}
+            <button type="button" aria-label={`Remove ${value}`} onClick={() => onChange(values.filter((v) => v !== value))}>
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="row">
+        <label htmlFor={id} className="sr-only">
+          {inputLabel}
+        </label>
+        <input id={id} placeholder={placeholder} value={draft} onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} />
+        <button type="button" onClick={add} disabled={draft.trim() === ''} aria-label={`Add to ${legend.toLowerCase()}`}>
+          Add
+        </button>
+      </div>
+      <FieldError id={`${id}-error`} message={error} />
+    </fieldset>
+  );
+};
+
 export const DpaScreen = () => {
   const { options, previewHtml, previewProblem, documents, current, busy, error, status, init, preview, generate, exportFile, remove } =
     useDpa();
@@ -112,7 +169,8 @@ export const DpaScreen = () => {
   const [controller, setController] = useState<Party>(emptyParty);
   const [processor, setProcessor] = useState<Party>(emptyParty);
   const [categories, setCategories] = useState<string[]>([]);
-  const [draft, setDraft] = useState('');
+  const [dataTypes, setDataTypes] = useState<string[]>([]);
+  const [purpose, setPurpose] = useState('');
   const [mechanisms, setMechanisms] = useState<string[]>([]);
   const [retention, setRetention] = useState('90');
   const [law, setLaw] = useState('');
@@ -133,8 +191,10 @@ export const DpaScreen = () => {
       transfer_mechanisms: mechanisms,
       retention_period_days: Number(retention),
       law_of_contract: law,
+      ...(dataTypes.length > 0 ? { data_categories: dataTypes } : {}),
+      ...(purpose.trim() !== '' ? { processing_purpose: purpose } : {}),
     }),
-    [projectId, controller, processor, categories, mechanisms, retention, law],
+    [projectId, controller, processor, categories, dataTypes, purpose, mechanisms, retention, law],
   );
 
   useEffect(() => {
@@ -143,17 +203,6 @@ export const DpaScreen = () => {
     return () => clearTimeout(timer);
   }, [input, valid, preview]);
 
-  const addCategory = (): void => {
-    const value = draft.trim();
-    if (value !== '' && !categories.includes(value)) setCategories([...categories, value]);
-    setDraft('');
-  };
-  const onDraftKey = (event: KeyboardEvent<HTMLInputElement>): void => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      addCategory();
-    }
-  };
   // "No transfer outside the EEA" excludes every other mechanism, and the other way round.
   const toggleMechanism = (id: string, checked: boolean): void => {
     if (!checked) setMechanisms(mechanisms.filter((m) => m !== id));
@@ -191,39 +240,28 @@ export const DpaScreen = () => {
           </div>
           <PartyFields party="controller" value={controller} onChange={setController} problems={problems} show={attempted} />
           <PartyFields party="processor" value={processor} onChange={setProcessor} problems={problems} show={attempted} />
-          <fieldset>
-            <legend>Categories of data subjects</legend>
-            <ul className="dpa-chips" aria-label="Subject categories">
-              {categories.map((category) => (
-                <li key={category} className="dpa-chip">
-                  {category}
-                  <button
-                    type="button"
-                    aria-label={`Remove ${category}`}
-                    onClick={() => setCategories(categories.filter((c) => c !== category))}
-                  >
-                    ×
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <div className="row">
-              <label htmlFor="dpa-category" className="sr-only">
-                New category of data subjects
-              </label>
-              <input
-                id="dpa-category"
-                placeholder="e.g. customers"
-                value={draft}
-                onChange={(e) => setDraft(e.target.value)}
-                onKeyDown={onDraftKey}
-              />
-              <button type="button" onClick={addCategory} disabled={draft.trim() === ''}>
-                Add category
-              </button>
-            </div>
-            <FieldError id="dpa-categories-error" message={shown('categories')} />
-          </fieldset>
+          <ChipInput
+            id="dpa-category"
+            legend="Categories of data subjects"
+            inputLabel="New category of data subjects"
+            placeholder="e.g. customers"
+            values={categories}
+            onChange={setCategories}
+            error={shown('categories')}
+          />
+          <ChipInput
+            id="dpa-data-type"
+            legend="Types of personal data (optional)"
+            inputLabel="New type of personal data"
+            placeholder="e.g. contact details"
+            values={dataTypes}
+            onChange={setDataTypes}
+            error={undefined}
+          />
+          <div className="field">
+            <label htmlFor="dpa-purpose">Purpose of the processing (optional)</label>
+            <textarea id="dpa-purpose" rows={3} value={purpose} onChange={(e) => setPurpose(e.target.value)} />
+          </div>
           <fieldset>
             <legend>Transfer mechanisms</legend>
             {(options?.transfer_mechanisms ?? []).map((mechanism) => (
