@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { App } from '../app.ts';
+import { type App, service } from '../app.ts';
 import { SFCECBuildError } from '../errors.ts';
 import type { BuildParams, BuiltBundle } from './build.ts';
 import type { WorkerJob, WorkerMessage } from './build-worker.ts';
@@ -11,39 +11,71 @@ const workerUrl = new URL('./build-worker.ts', import.meta.url).href;
  */
 const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerUrl)}); })`;
 
+type Pending = { resolve: (built: BuiltBundle) => void; reject: (error: Error) => void; onProgress: BuildParams['onProgress'] };
+
 const plainEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
   Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
 /**
- * Runs writeBundle in a worker thread so the caller's event loop stays free. The worker is TypeScript, so it
- * is started through tsx's register API (works under vitest and under `node --import tsx` alike). The worker opens its
- * own connection to the app's SQLite file; a `:memory:` app has nothing to share, so it needs a data dir.
+ * One long-lived build worker per app: TypeScript start-up (about a second through tsx) is paid once, and
+ * `app.close()` terminates it. It keeps the process alive only while a job runs.
+ */
+const createBuildWorker = () => {
+  const pending = new Map<number, Pending>();
+  let worker: Worker | null = null;
+  let nextId = 1;
+  const failAll = (error: Error): void => {
+    for (const job of pending.values()) job.reject(error);
+    pending.clear();
+    worker = null;
+  };
+  const start = (): Worker => {
+    const created = new Worker(bootstrap, { eval: true });
+    created.unref();
+    created.on('message', (message: WorkerMessage | { type: 'ready' }) => {
+      if (message.type === 'ready') return;
+      const job = pending.get(message.id);
+      if (job === undefined) return;
+      if (message.type === 'progress') job.onProgress?.(message.done, message.total, message.message);
+      else {
+        pending.delete(message.id);
+        if (pending.size === 0) created.unref();
+        if (message.type === 'done') job.resolve(message.built);
+        else job.reject(new SFCECBuildError(message.message));
+      }
+    });
+    created.on('error', (error) => failAll(new SFCECBuildError(`build worker failed: ${error.message}`, { cause: error })));
+    created.on('exit', (code) => failAll(new SFCECBuildError(`build worker exited with code ${code}`)));
+    return created;
+  };
+  return {
+    run: (job: Omit<WorkerJob, 'id'>, onProgress: BuildParams['onProgress']): Promise<BuiltBundle> => {
+      worker ??= start();
+      const id = nextId++;
+      const active = worker;
+      active.ref(); // a running job keeps the process alive; an idle worker does not
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject, onProgress });
+        active.postMessage({ ...job, id } satisfies WorkerJob);
+      });
+    },
+    close: (): void => {
+      const current = worker;
+      worker = null;
+      void current?.terminate();
+    },
+  };
+};
+
+/**
+ * Runs writeBundle in the app's build worker so the caller's event loop stays free. The worker opens its own
+ * connection to the app's SQLite file; a `:memory:` app has nothing to share, so it needs a data dir.
  */
 export const writeBundleInWorker = (app: App, params: BuildParams): Promise<BuiltBundle> => {
   if (app.dataDir === null) {
     return Promise.reject(new SFCECBuildError('buildBundleAsync needs an app with a data dir (not :memory:)'));
   }
   const { onProgress, ...rest } = params;
-  const job: WorkerJob = { dataDir: app.dataDir, env: plainEnv(app.env), now: app.now().toISOString(), params: rest };
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(bootstrap, { eval: true, workerData: job });
-    let settled = false;
-    worker.on('message', (message: WorkerMessage) => {
-      if (message.type === 'progress') onProgress?.(message.done, message.total, message.message);
-      else if (message.type === 'done') {
-        settled = true;
-        resolve(message.built);
-      } else {
-        settled = true;
-        reject(new SFCECBuildError(message.message));
-      }
-    });
-    worker.on('error', (error) => {
-      settled = true;
-      reject(new SFCECBuildError(`build worker failed: ${error.message}`, { cause: error }));
-    });
-    worker.on('exit', (code) => {
-      if (!settled) reject(new SFCECBuildError(`build worker exited with code ${code}`));
-    });
-  });
+  const worker = service(app, 'cec.buildWorker', createBuildWorker);
+  return worker.run({ dataDir: app.dataDir, env: plainEnv(app.env), now: app.now().toISOString(), params: rest }, onProgress);
 };

@@ -1,9 +1,10 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { createApp } from '../app.ts';
-import { type BuildParams, writeBundle } from './build.ts';
+import { type BuildParams, type BuiltBundle, writeBundle } from './build.ts';
 
-/** What the client sends the build worker (plain, structured-clonable data). */
+/** One build request to the worker (plain, structured-clonable data). */
 export type WorkerJob = {
+  readonly id: number;
   readonly dataDir: string;
   readonly env: Record<string, string>;
   /** The parent app's clock at start (tests and replays run on a fixed clock); the worker's clock runs on from it. */
@@ -12,27 +13,33 @@ export type WorkerJob = {
 };
 
 export type WorkerMessage =
-  | { readonly type: 'progress'; readonly done: number; readonly total: number; readonly message: string }
-  | { readonly type: 'done'; readonly built: Awaited<ReturnType<typeof writeBundle>> }
-  | { readonly type: 'error'; readonly message: string };
+  | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number; readonly message: string }
+  | { readonly type: 'done'; readonly id: number; readonly built: BuiltBundle }
+  | { readonly type: 'error'; readonly id: number; readonly message: string };
 
 /** Runs one build on its own SQLite connection to the same data dir, reporting progress to the parent. */
-const run = async (job: WorkerJob): Promise<void> => {
-  const port = parentPort;
-  if (port === null) throw new TypeError('build-worker must run in a worker thread');
+const run = async (job: WorkerJob, port: NonNullable<typeof parentPort>): Promise<void> => {
   const offset = Date.parse(job.now) - Date.now();
   const app = createApp({ dataDir: job.dataDir, env: job.env, now: () => new Date(Date.now() + offset) });
   try {
     const built = await writeBundle(app, {
       ...job.params,
-      onProgress: (done, total, message) => port.postMessage({ type: 'progress', done, total, message } satisfies WorkerMessage),
+      onProgress: (done, total, message) =>
+        port.postMessage({ type: 'progress', id: job.id, done, total, message } satisfies WorkerMessage),
     });
-    port.postMessage({ type: 'done', built } satisfies WorkerMessage);
+    port.postMessage({ type: 'done', id: job.id, built } satisfies WorkerMessage);
   } catch (error) {
-    port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies WorkerMessage);
+    port.postMessage({
+      type: 'error',
+      id: job.id,
+      message: error instanceof Error ? error.message : String(error),
+    } satisfies WorkerMessage);
   } finally {
     app.close();
   }
 };
 
-await run(workerData as WorkerJob);
+const port = parentPort;
+if (port === null) throw new TypeError('build-worker must run in a worker thread');
+port.on('message', (job: WorkerJob) => void run(job, port));
+port.postMessage({ type: 'ready' });

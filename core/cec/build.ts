@@ -1,20 +1,18 @@
-import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { createReadStream, mkdirSync, rmSync, statSync } from 'node:fs';
 import { ulid } from 'ulid';
-import { ZipFile } from 'yazl';
 import type { App } from '../app.ts';
 import { jcs } from '../audit/chain.ts';
-import { countEvidence, iterateEvidence } from '../audit/store.ts';
+import { countEvidence } from '../audit/store.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import { SFCECBuildError } from '../errors.ts';
 import { createAttestation } from './attestation.ts';
 import { bundleFileName, pathInside } from './bundle-path.ts';
-import { chainProofChunks, type SegmentBounds } from './chain-proof.ts';
+import { chainProofChunks } from './chain-proof.ts';
 import { computeClauseMap, type FrameworkId } from './clauses/index.ts';
 import { attestationKey } from './ed25519.ts';
+import { HashingZip, single } from './hashing-zip.ts';
 import { manifestBytes, manifestVersion, sha256, signManifest } from './manifest.ts';
+import { collectSegment } from './segment-pass.ts';
 import { hmacKeyId } from './signing-key.ts';
 import { createTimestamp } from './timestamp/index.ts';
 import type { DateRange } from './types.ts';
@@ -27,7 +25,7 @@ export type BuildParams = {
   readonly orgId: string | null;
   readonly hmacKey: string;
   readonly outputDir: string;
-  /** Deflate level 0-9 for the NDJSON folders (default 6, as gzip). */
+  /** Deflate level 0-9 of the NDJSON folders (default: defaultRecordsLevel). */
   readonly compressionLevel?: number;
   readonly onProgress?: (done: number, total: number, message: string) => void;
 };
@@ -45,23 +43,21 @@ export type BuiltBundle = {
 
 /** Folder entry of a schema key inside the ZIP. */
 export const recordsEntry = (key: SchemaKey): string => `${key}/records.ndjson`;
-export const fixedEntries = [
-  'manifest.json',
-  'clause_map.json',
-  'chain_proof.json',
-  'attestation.json',
-  'rfc3161_timestamp.tsr',
-  'VERIFY.md',
-] as const;
-
-type EntryDigest = { sha256: string; size: number };
-const linesPerChunk = 256;
-const progressEvery = 20_000;
 
 /**
- * Writes a bundle: entries are produced lazily, in order, by generators that pull records from SQLite as the
- * deflater asks for them, so memory stays flat whatever the record count. The ZIP goes to a temp file in the
- * output dir and is renamed into place only when complete; any failure removes it.
+ * Deflate level of the NDJSON folders. Level 1 deflates evidence NDJSON about twice as fast as level 6 for a
+ * ZIP a few percent larger (docs/decisions/bundles.md has the measurement); the small JSON entries use 6.
+ */
+export const defaultRecordsLevel = 1;
+const jsonLevel = 6;
+
+const fileChunks = (path: string) => () => createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>;
+
+/**
+ * Writes a bundle ZIP. One pass over the chain segment (records to per-key temp files, witnesses, chain
+ * verification), then the entries stream into the ZIP in order: folders, chain proof, clause map, VERIFY.md,
+ * the signed manifest (which lists the digests of all of those), the timestamp and the attestation over the
+ * manifest digest. Memory stays flat whatever the record count; a failure leaves nothing in the output dir.
  */
 export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltBundle> => {
   const bundleId = `cec-${ulid()}`;
@@ -69,171 +65,116 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
   const [from, to] = params.range;
   mkdirSync(params.outputDir, { recursive: true });
   const finalPath = pathInside(params.outputDir, bundleFileName(params.projectId, params.range));
-  const tempPath = pathInside(params.outputDir, `.${bundleId}.zip.partial`);
-  const level = params.compressionLevel ?? 6;
-  const zip = new ZipFile();
-  const digests: Record<string, EntryDigest> = {};
-  const counts = Object.fromEntries(schemaKeys.map((key) => [key, 0])) as Record<SchemaKey, number>;
+  const workDir = pathInside(params.outputDir, `.${bundleId}.parts`);
   const total = Object.values(countEvidence(app, { projectId: params.projectId, from, to })).reduce((a, b) => a + b, 0);
-  let bounds: SegmentBounds = null;
-  let done = 0;
-  const mtime = new Date(generatedAt);
-
-  let abort: (error: Error) => void = () => undefined;
-  const aborted = new Promise<never>((_resolve, reject) => {
-    abort = reject;
-  });
-  aborted.catch(() => undefined);
-
-  const addEntry = (name: string, chunks: () => AsyncIterable<string | Buffer>, compress = true): void => {
-    zip.addReadStreamLazy(name, { mtime, compressionLevel: compress ? level : 0 }, (callback) => {
-      const hash = createHash('sha256');
-      let size = 0;
-      async function* hashed(): AsyncGenerator<Buffer> {
-        for await (const chunk of chunks()) {
-          const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-          hash.update(bytes);
-          size += bytes.length;
-          yield bytes;
-        }
-        digests[name] = { sha256: hash.digest('hex'), size };
-      }
-      const readable = Readable.from(hashed(), { objectMode: false });
-      readable.once('error', abort);
-      callback(null, readable);
-    });
-  };
-
-  async function* recordLines(key: SchemaKey): AsyncGenerator<string> {
-    let lines: string[] = [];
-    for (const record of iterateEvidence(app, { projectId: params.projectId, from, to, schemaKey: key })) {
-      lines.push(`${JSON.stringify(record)}\n`);
-      counts[key] += 1;
-      done += 1;
-      bounds =
-        bounds === null
-          ? { firstSeq: record.seq, lastSeq: record.seq }
-          : { firstSeq: Math.min(bounds.firstSeq, record.seq), lastSeq: Math.max(bounds.lastSeq, record.seq) };
-      if (done % progressEvery === 0) params.onProgress?.(done, total, `${key}: ${counts[key]} records`);
-      if (lines.length >= linesPerChunk) {
-        yield lines.join('');
-        lines = [];
-      }
-    }
-    if (lines.length > 0) yield lines.join('');
-  }
-
-  async function* once(produce: () => string | Buffer | Promise<string | Buffer>): AsyncGenerator<string | Buffer> {
-    yield await produce();
-  }
-
-  let manifestDigest: Buffer | null = null;
-  let hmacManifest = '';
-  let timestampKind: 'rfc3161' | 'stub' = 'stub';
   const key = await attestationKey(app);
+  const hmacId = hmacKeyId(params.hmacKey);
+  mkdirSync(workDir, { mode: 0o700 });
+  try {
+    const segment = await collectSegment(app, params.projectId, params.range, workDir, (done, message) =>
+      params.onProgress?.(done, total, message),
+    );
+    const counts = segment.counts;
+    const zip = new HashingZip(new Date(generatedAt));
+    let manifestDigest: Buffer | null = null;
+    let hmacManifest = '';
+    let timestampKind: 'rfc3161' | 'stub' = 'stub';
+    const digest = (): Buffer => {
+      if (manifestDigest === null) throw new SFCECBuildError('manifest was not written before the entries that sign it');
+      return manifestDigest;
+    };
 
-  for (const schemaKey of schemaKeys) addEntry(recordsEntry(schemaKey), () => recordLines(schemaKey));
-  addEntry('chain_proof.json', () => chainProofChunks(app, params.projectId, params.range, bounds, done));
-  addEntry('clause_map.json', () =>
-    once(() =>
-      JSON.stringify({
-        schema_version: 1,
-        project_id: params.projectId,
-        date_range: { from, to },
-        record_counts: counts,
-        frameworks: params.frameworks,
-        entries: computeClauseMap(params.frameworks, counts),
-      }),
-    ),
-  );
-  addEntry('VERIFY.md', () =>
-    once(() =>
-      verifyMarkdown({
-        bundleId,
-        projectId: params.projectId,
-        from,
-        to,
-        timestampKind: app.settings.get().tsaUrl === '' ? 'stub' : 'rfc3161',
-      }),
-    ),
-  );
-  addEntry('manifest.json', () =>
-    once(() => {
-      const manifest = signManifest(
-        {
-          schema_version: manifestVersion,
-          bundle_id: bundleId,
+    const level = params.compressionLevel ?? defaultRecordsLevel;
+    for (const schemaKey of schemaKeys) zip.add(recordsEntry(schemaKey), fileChunks(segment.recordFiles[schemaKey]), level);
+    zip.add('chain_proof.json', () => chainProofChunks(params.projectId, segment), level);
+    zip.add(
+      'clause_map.json',
+      single(() =>
+        JSON.stringify({
+          schema_version: 1,
           project_id: params.projectId,
-          org_id: params.orgId,
           date_range: { from, to },
           record_counts: counts,
-          total_records: done,
-          frameworks: [...params.frameworks],
-          generated_at: generatedAt,
-          entries: { ...digests },
-          key_ids: { hmac: hmacKeyId(params.hmacKey), ed25519: key.kid },
-        },
-        params.hmacKey,
-      );
-      hmacManifest = manifest.hmac;
-      const bytes = manifestBytes(manifest);
-      manifestDigest = sha256(bytes);
-      return bytes;
-    }),
-  );
-  addEntry(
-    'rfc3161_timestamp.tsr',
-    () =>
-      once(async () => {
-        const stamp = await createTimestamp(app, requireDigest(manifestDigest));
+          frameworks: params.frameworks,
+          entries: computeClauseMap(params.frameworks, counts),
+        }),
+      ),
+      jsonLevel,
+    );
+    const expectedKind = app.settings.get().tsaUrl === '' ? 'stub' : 'rfc3161';
+    zip.add(
+      'VERIFY.md',
+      single(() => verifyMarkdown({ bundleId, projectId: params.projectId, from, to, timestampKind: expectedKind })),
+      jsonLevel,
+    );
+    zip.add(
+      'manifest.json',
+      single(() => {
+        const manifest = signManifest(
+          {
+            schema_version: manifestVersion,
+            bundle_id: bundleId,
+            project_id: params.projectId,
+            org_id: params.orgId,
+            date_range: { from, to },
+            record_counts: counts,
+            total_records: segment.records,
+            frameworks: [...params.frameworks],
+            generated_at: generatedAt,
+            entries: { ...zip.digests },
+            key_ids: { hmac: hmacId, ed25519: key.kid },
+          },
+          params.hmacKey,
+        );
+        hmacManifest = manifest.hmac;
+        const bytes = manifestBytes(manifest);
+        manifestDigest = sha256(bytes);
+        return bytes;
+      }),
+      jsonLevel,
+    );
+    zip.add(
+      'rfc3161_timestamp.tsr',
+      single(async () => {
+        const stamp = await createTimestamp(app, digest());
         timestampKind = stamp.kind;
         return stamp.token;
       }),
-    false,
-  );
-  addEntry('attestation.json', () =>
-    once(async () =>
-      jcs(
-        await createAttestation({
-          bundleId,
-          projectId: params.projectId,
-          generatedAt,
-          manifestSha256: requireDigest(manifestDigest).toString('hex'),
-          timestampKind,
-          hmacKey: params.hmacKey,
-          hmacKeyId: hmacKeyId(params.hmacKey),
-          key,
-        }),
+      0,
+    );
+    zip.add(
+      'attestation.json',
+      single(async () =>
+        jcs(
+          await createAttestation({
+            bundleId,
+            projectId: params.projectId,
+            generatedAt,
+            manifestSha256: digest().toString('hex'),
+            timestampKind,
+            hmacKey: params.hmacKey,
+            hmacKeyId: hmacId,
+            key,
+          }),
+        ),
       ),
-    ),
-  );
-
-  const file = createWriteStream(tempPath, { mode: 0o644 });
-  try {
-    zip.once('error', abort);
-    zip.end();
-    await Promise.race([pipeline(zip.outputStream, file), aborted]);
-    renameSync(tempPath, finalPath);
+      jsonLevel,
+    );
+    await zip.finish(pathInside(params.outputDir, `.${bundleId}.zip.partial`), finalPath);
+    params.onProgress?.(segment.records, total, 'bundle written');
+    return {
+      bundle_id: bundleId,
+      zip_path: finalPath,
+      hmac_manifest: hmacManifest,
+      record_counts: counts,
+      frameworks_covered: [...params.frameworks],
+      generated_at: generatedAt,
+      size_bytes: statSync(finalPath).size,
+    };
   } catch (error) {
-    file.destroy();
-    await new Promise((resolve) => file.close(resolve));
-    rmSync(tempPath, { force: true });
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new SFCECBuildError(detail, { cause: error });
+    if (error instanceof SFCECBuildError) throw error;
+    throw new SFCECBuildError(error instanceof Error ? error.message : String(error), { cause: error });
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
   }
-  params.onProgress?.(done, total, 'bundle written');
-  return {
-    bundle_id: bundleId,
-    zip_path: finalPath,
-    hmac_manifest: hmacManifest,
-    record_counts: counts,
-    frameworks_covered: [...params.frameworks],
-    generated_at: generatedAt,
-    size_bytes: statSync(finalPath).size,
-  };
-};
-
-const requireDigest = (digest: Buffer | null): Buffer => {
-  if (digest === null) throw new SFCECBuildError('manifest was not written before the entries that sign it');
-  return digest;
 };

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type App, createApp } from '../app.ts';
+import { exampleEvidence } from '../audit/examples.ts';
 import { appendEvidence } from '../audit/store.ts';
 import type { EvidenceInput, SchemaKey } from '../audit/types.ts';
 
@@ -59,3 +60,17 @@ export const seedDays = (app: App, projectId: string, days: readonly string[], p
   }
   appendEvidence(app, inputs);
 };
+
+/** Appends `count` synthetic records (the audit examples, one a minute from 2026-01-01) in batches; for benches. */
+export const seedExamples = (app: App, projectId: string, count: number, batchSize = 5_000): void => {
+  for (let first = 0; first < count; first += batchSize) {
+    const size = Math.min(batchSize, count - first);
+    appendEvidence(
+      app,
+      Array.from({ length: size }, (_, k) => exampleEvidence(first + k, projectId)),
+    );
+  }
+};
+
+/** A range that covers every record seedExamples writes (up to ~2 million minutes). */
+export const exampleRange = ['2026-01-01', '2029-12-31'] as const;
