@@ -20,9 +20,23 @@ test('administers SCIM users, groups and SSO sessions', async ({ page, workbench
     emails: [{ value: 'alice@example.com', type: 'work', primary: true }],
   });
   await scim('POST', '/Users', { schemas: [userSchema], userName: 'bob@example.com', displayName: 'Bob Builder' });
-  await scim('POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Auditors', members: [{ value: alice['id'] }] });
-  await workbench.call('identity.ssoDelegateSession', { idp_session_id: 'okta-sid-alice', subject: 'alice@example.com', email: 'alice@example.com', project_id: 'default' });
-  await workbench.call('identity.ssoDelegateSession', { idp_session_id: 'okta-sid-bob', subject: 'bob@example.com', email: 'bob@example.com', project_id: 'default' });
+  await scim('POST', '/Groups', {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+    displayName: 'Auditors',
+    members: [{ value: alice['id'] }],
+  });
+  await workbench.call('identity.ssoDelegateSession', {
+    idp_session_id: 'okta-sid-alice',
+    subject: 'alice@example.com',
+    email: 'alice@example.com',
+    project_id: 'default',
+  });
+  await workbench.call('identity.ssoDelegateSession', {
+    idp_session_id: 'okta-sid-bob',
+    subject: 'bob@example.com',
+    email: 'bob@example.com',
+    project_id: 'default',
+  });
 
   await workbench.login(page);
   page.on('dialog', (dialog) => void dialog.accept());
@@ -53,7 +67,7 @@ test('administers SCIM users, groups and SSO sessions', async ({ page, workbench
   await page.getByRole('button', { name: 'Deactivate alice@example.com' }).click();
   await expect(page.getByRole('status').first()).toHaveText('Deactivated alice@example.com');
   await expect(users.getByRole('row', { name: /alice@example.com/ })).toContainText('inactive');
-  await page.getByLabel('Add member to Auditors').selectOption({ label: 'carol@example.com' });
+  await page.getByLabel('User to add to Auditors').selectOption({ label: 'carol@example.com' });
   await page.getByRole('button', { name: 'Add member to Auditors' }).click();
   await expect(page.getByRole('list', { name: 'Members of Auditors' })).toContainText('carol@example.com');
   await screenshotTo('scim-users');

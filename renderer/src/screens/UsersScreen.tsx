@@ -171,7 +171,7 @@ const GroupCard = ({ group, users }: { group: DirectoryGroup; users: readonly Di
       </ul>
       <div className="row">
         <label htmlFor={selectId} className="sr-only">
-          Add member to {group.display_name}
+          User to add to {group.display_name}
         </label>
         <select id={selectId} value={choice} onChange={(event) => setChoice(event.target.value)}>
           <option value="">Choose a user on this page…</option>
