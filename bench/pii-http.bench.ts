@@ -13,7 +13,14 @@ import { buildServer } from '../core/http/server.ts';
 import { createApiKey } from '../core/identity/api-keys/service.ts';
 
 /** The part of autocannon's API this bench uses (the package ships no types). */
-type CannonOptions = { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; connections: number; duration: number };
+type CannonOptions = {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  duration: number;
+};
 type CannonResult = {
   requests: { average: number };
   latency: { p50: number; p99: number };
@@ -49,7 +56,9 @@ const run = async (title: string, options: Omit<CannonOptions, 'connections' | '
   const result = await autocannon({ connections, duration: seconds, ...options });
   const ok = result['2xx'];
   const bad = result.non2xx + result.errors + result.timeouts;
-  console.log(`  ${title.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  (${ok} ok, ${bad} failed)`);
+  console.log(
+    `  ${title.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  (${ok} ok, ${bad} failed)`,
+  );
   if (bad > 0) throw new Error(`${title}: ${bad} requests failed`);
   return result.requests.average;
 };

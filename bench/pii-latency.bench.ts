@@ -35,7 +35,8 @@ const textFor = (i: number): string => {
   return text.slice(0, 1024);
 };
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 type Scanner = Pick<PiiEngine, 'scan'>;
 
@@ -65,4 +66,6 @@ console.log(`PII scan latency, ${count} texts of 1 KB (default English entities)
 console.log(`  patterns only (baseline): p50 ${fmt(patternsOnly.p50)}  p99 ${fmt(patternsOnly.p99)}  findings ${patternsOnly.findings}`);
 console.log(`  full scan with NER:       p50 ${fmt(full.p50)}  p99 ${fmt(full.p99)}  findings ${full.findings}`);
 console.log(`  NER recognizer alone:      p50 ${fmt(nerOnly.p50)}  p99 ${fmt(nerOnly.p99)}  findings ${nerOnly.findings}`);
-console.log(`  full / patterns-only p50 ratio: ${(full.p50 / patternsOnly.p50).toFixed(2)}x; aim p50 <= 1 ms: ${full.p50 <= 1 ? 'met' : 'NOT met'}`);
+console.log(
+  `  full / patterns-only p50 ratio: ${(full.p50 / patternsOnly.p50).toFixed(2)}x; aim p50 <= 1 ms: ${full.p50 <= 1 ? 'met' : 'NOT met'}`,
+);

@@ -21,9 +21,7 @@ test('scans text: block-mode rejection, then a redaction with highlighted findin
   await expect(page.getByRole('status')).toContainText('entities found');
   await expect(page.getByRole('alert')).toHaveCount(0);
   const redacted = page.getByLabel('Redacted output');
-  await expect(redacted).toHaveText(
-    'Please call <PERSON> at <PHONE_NUMBER> or write to <EMAIL_ADDRESS> about the invoice.',
-  );
+  await expect(redacted).toHaveText('Please call <PERSON> at <PHONE_NUMBER> or write to <EMAIL_ADDRESS> about the invoice.');
   const email = page.getByLabel('Highlighted findings').locator('mark[data-type="EMAIL_ADDRESS"]');
   await expect(email).toHaveAttribute('title', /EMAIL_ADDRESS · score 1\.00 · Identified as EMAIL_ADDRESS/);
   await expect(page.getByRole('table', { name: 'Entities' })).toContainText('PERSON');

@@ -11,8 +11,14 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'svc-scan-'));
   out = '';
   err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    err += String(chunk);
+    return true;
+  });
 });
 afterEach(() => {
   vi.restoreAllMocks();

@@ -18,7 +18,8 @@ const readInput = async (source: string): Promise<string> => {
 const parseThreshold = (value: string | undefined): number | undefined => {
   if (value === undefined) return undefined;
   const threshold = Number(value);
-  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new AppError('VALIDATION', '--threshold must be between 0 and 1');
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1)
+    throw new AppError('VALIDATION', '--threshold must be between 0 and 1');
   return threshold;
 };
 
@@ -58,7 +59,14 @@ export const scanCommand: CliCommand = {
         action: 'redact',
         returnExplanation: values.explain === true,
         ...(threshold === undefined ? {} : { scoreThreshold: threshold }),
-        ...(values.entities === undefined ? {} : { entities: values.entities.split(',').map((e) => e.trim()).filter(Boolean) }),
+        ...(values.entities === undefined
+          ? {}
+          : {
+              entities: values.entities
+                .split(',')
+                .map((e) => e.trim())
+                .filter(Boolean),
+            }),
       });
       process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : result.redacted_text);
       return result.detected ? 1 : 0;

@@ -12,7 +12,10 @@ const adHocRecognizer = z.object({
   name: z.string().min(1).max(100),
   supported_entity: entityName,
   supported_language: z.string().min(2).max(10).optional(),
-  patterns: z.array(z.object({ name: z.string().min(1).max(100), regex: z.string().min(1).max(2000), score })).max(50).optional(),
+  patterns: z
+    .array(z.object({ name: z.string().min(1).max(100), regex: z.string().min(1).max(2000), score }))
+    .max(50)
+    .optional(),
   context: z.array(z.string().min(1).max(100)).max(100).optional(),
   deny_list: z.array(z.string().min(1).max(500)).max(1000).optional(),
   deny_list_score: score.optional(),

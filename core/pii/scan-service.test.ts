@@ -109,7 +109,9 @@ describe('scanText with the built-in engine', () => {
 describe('evidence and configuration', () => {
   it('records concurrent scans in one durable chain, in order, with no gaps', async () => {
     const app = newApp();
-    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => scanText(app, { ...request, text: `Mail user${i}@example.com` })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => scanText(app, { ...request, text: `Mail user${i}@example.com` })),
+    );
     expect(outcomes.every((o) => o.result.detected)).toBe(true);
     const records = evidenceOf(app);
     expect(records.map((r) => r.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
@@ -121,7 +123,9 @@ describe('evidence and configuration', () => {
     try {
       writeFileSync(
         join(dir, 'recognizers.json'),
-        JSON.stringify([{ name: 'Ticket', supported_entity: 'TICKET_ID', patterns: [{ name: 'ticket', regex: 'TCK-\\d{6}', score: 0.9 }] }]),
+        JSON.stringify([
+          { name: 'Ticket', supported_entity: 'TICKET_ID', patterns: [{ name: 'ticket', regex: 'TCK-\\d{6}', score: 0.9 }] },
+        ]),
       );
       const app = createApp({ dataDir: dir, env: {} });
       apps.push(app);

@@ -88,9 +88,7 @@ const findEntities = async (app: App, engine: PiiEngine, request: ScanRequest): 
     return { result: builtIn(), engine: 'builtin' };
   }
   const found = presidioMerge ? removeDuplicates([...builtIn().entities, ...remote]) : remote;
-  const entities = found
-    .map((f) => (request.returnExplanation ? f : withoutExplanation(f)))
-    .sort(compareFindings);
+  const entities = found.map((f) => (request.returnExplanation ? f : withoutExplanation(f))).sort(compareFindings);
   return {
     result: { detected: entities.length > 0, entities, redacted_text: redact(request.text, entities) },
     engine: presidioMerge ? 'merged' : 'presidio',
@@ -119,8 +117,17 @@ const flushEvidence = (app: App, queue: EvidenceQueue): void => {
   queue.scheduled = false;
   const write = (records: readonly PendingRecord[]): void =>
     app.db.transaction(() => {
-      appendEvidence(app, records.map((record) => record.input));
-      recordScanTime(app, records.reduce((latest, record) => (record.at > latest ? record.at : latest), ''));
+      appendEvidence(
+        app,
+        records.map((record) => record.input),
+      );
+      recordScanTime(
+        app,
+        records
+          .map((record) => record.at)
+          .sort()
+          .at(-1) ?? '',
+      );
     })();
   try {
     write(batch);
@@ -191,7 +198,10 @@ export const scanText = async (app: App, request: ScanRequest): Promise<ScanOutc
   }
   const engine = engineOf(app);
   if (!engine.languages().includes(request.language)) {
-    throw new AppError('VALIDATION', `unsupported language: ${request.language.slice(0, 20)} (supported: ${engine.languages().join(', ')})`);
+    throw new AppError(
+      'VALIDATION',
+      `unsupported language: ${request.language.slice(0, 20)} (supported: ${engine.languages().join(', ')})`,
+    );
   }
   const action = request.action ?? app.settings.get().piiAction;
   const found = await findEntities(app, engine, request);

@@ -27,12 +27,16 @@ const runsOf = (matches: readonly JsonMatch[], keep: (term: JsonTerm) => boolean
   const runs: JsonTerm[][] = [];
   for (const match of matches) {
     let run: JsonTerm[] = [];
+    const close = (): void => {
+      if (run.length > 0) runs.push(run);
+      run = [];
+    };
     for (const term of match.terms) {
       if (keep(term) && term.offset.length > 0) run.push(term);
-      else if (run.length > 0) (runs.push(run), (run = []));
-      if (/[,;:()!?]/.test(term.post) && run.length > 0) (runs.push(run), (run = []));
+      else close();
+      if (/[,;:()!?]/.test(term.post)) close();
     }
-    if (run.length > 0) runs.push(run);
+    close();
   }
   return runs;
 };
@@ -93,12 +97,17 @@ const withoutOverlaps = (spans: readonly NerSpan[]): NerSpan[] => {
 };
 
 const shifted = (spans: readonly (NerSpan | undefined)[], offset: number): NerSpan[] =>
-  spans.filter((span): span is NerSpan => span !== undefined).map((span) => ({ ...span, start: span.start + offset, end: span.end + offset }));
+  spans
+    .filter((span): span is NerSpan => span !== undefined)
+    .map((span) => ({ ...span, start: span.start + offset, end: span.end + offset }));
 
 /** PERSON and LOCATION spans of one sentence, by compromise's tagger plus the unknown-name heuristic. */
 const taggedSpans = (sentence: string): (NerSpan | undefined)[] => {
   const sentences = nlp(sentence).json(termJson) as JsonMatch[];
-  const tagged = (tag: string) => (term: JsonTerm): boolean => term.tags.includes(tag);
+  const tagged =
+    (tag: string) =>
+    (term: JsonTerm): boolean =>
+      term.tags.includes(tag);
   const people = runsOf(sentences, (term) => tagged('Person')(term) && nameTerm(term));
   const placeRuns = runsOf(sentences, (term) => tagged('Place')(term) && isCapitalised(term));
   return [
@@ -125,7 +134,9 @@ export const findNamedEntities = (text: string, budgetMs = nerBudgetMs): NerSpan
     let tagged = seen.get(segment.text);
     if (tagged === undefined) {
       if (performance.now() > deadline) {
-        throw new Error(`name recognition exceeded its ${budgetMs / 1000} s budget; scan a smaller text or leave out PERSON, LOCATION and NRP`);
+        throw new Error(
+          `name recognition exceeded its ${budgetMs / 1000} s budget; scan a smaller text or leave out PERSON, LOCATION and NRP`,
+        );
       }
       tagged = taggedSpans(segment.text);
       seen.set(segment.text, tagged);

@@ -17,7 +17,7 @@ const report = (title: string, scores: ReturnType<typeof evaluateNer>): void => 
     ([type, s]) =>
       `${type.padEnd(8)} P=${s.precision.toFixed(3)} R=${s.recall.toFixed(3)} F1=${s.f1.toFixed(3)} (tp ${s.tp}, fp ${s.fp}, fn ${s.fn})`,
   );
-  console.log(`${title}\n${lines.join('\n')}`);
+  process.stdout.write(`${title}\n${lines.join('\n')}\n`);
 };
 
 describe('NER corpus', () => {
@@ -78,7 +78,9 @@ describe('nerRecognizer findings', () => {
 
   it('finds capitalised group names but not the lower-case adjective', () => {
     const text = 'The Catholic parish and two Socialists gave a conservative estimate.';
-    const groups = predict(text).filter((f) => f.type === 'NRP').map((f) => surface(text, f.start, f.end));
+    const groups = predict(text)
+      .filter((f) => f.type === 'NRP')
+      .map((f) => surface(text, f.start, f.end));
     expect(groups).toEqual(['Catholic', 'Socialists']);
   });
 

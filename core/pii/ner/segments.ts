@@ -14,7 +14,19 @@ const tagsOf = (word: string): readonly string[] => {
 };
 
 /** Tags that make a sentence's capitalised first word worth tagging (a name, a place, or a word compromise does not know). */
-const entityTags = new Set(['MaleName', 'FemaleName', 'FirstName', 'LastName', 'Person', 'Place', 'Country', 'City', 'Region', 'Demonym', 'Honorific']);
+const entityTags = new Set([
+  'MaleName',
+  'FemaleName',
+  'FirstName',
+  'LastName',
+  'Person',
+  'Place',
+  'Country',
+  'City',
+  'Region',
+  'Demonym',
+  'Honorific',
+]);
 
 /**
  * Splits text into sentences (and cuts very long ones at whitespace), keeping UTF-16 offsets. The tagger costs
@@ -44,7 +56,7 @@ export const segments = (text: string): Segment[] => {
  * letter, digit, space or common punctuation; in random bytes decoded as text about 55 % are.
  */
 const looksLikeProse = (sentence: string): boolean => {
-  const ordinary = sentence.match(/[\p{L}\p{N}\s.,;:!?'"’()@+\/&#%-]/gu)?.length ?? 0;
+  const ordinary = sentence.match(/[\p{L}\p{N}\s.,;:!?'"’()@+/&#%-]/gu)?.length ?? 0;
   return ordinary >= sentence.length * 0.8;
 };
 

@@ -123,16 +123,15 @@ export const presidioHealthy = async (baseUrl: string, options: PresidioOptions 
 };
 
 /** `GET /supportedentities?language=xx`: the entity names Presidio serves (empty when it is down). */
-export const presidioSupportedEntities = async (
-  baseUrl: string,
-  language: string,
-  options: PresidioOptions = {},
-): Promise<string[]> => {
+export const presidioSupportedEntities = async (baseUrl: string, language: string, options: PresidioOptions = {}): Promise<string[]> => {
   try {
     const url = `${endpoint(baseUrl, '/supportedentities')}?language=${encodeURIComponent(language)}`;
     const response = await call(url, { method: 'GET' }, options.timeoutMs ?? 1_500);
     if (!response.ok) return [];
-    const parsed = z.array(z.string().max(100)).max(1000).safeParse(await response.json().catch(() => undefined));
+    const parsed = z
+      .array(z.string().max(100))
+      .max(1000)
+      .safeParse(await response.json().catch(() => undefined));
     return parsed.success ? parsed.data : [];
   } catch {
     return [];

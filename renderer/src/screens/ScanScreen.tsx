@@ -6,11 +6,8 @@ import './ScanScreen.css';
 
 type Finding = OpOutput<'pii.scan'>['entities'][number];
 
-const describe = (finding: Finding): string =>
-  [
-    `${finding.type} · score ${finding.score.toFixed(2)}`,
-    finding.explanation?.textualExplanation ?? finding.explanation?.recognizer,
-  ]
+const describeFinding = (finding: Finding): string =>
+  [`${finding.type} · score ${finding.score.toFixed(2)}`, finding.explanation?.textualExplanation ?? finding.explanation?.recognizer]
     .filter(Boolean)
     .join(' · ');
 
@@ -24,7 +21,7 @@ const Highlighted = ({ text, findings }: { text: string; findings: readonly Find
     if (finding.start < cursor) continue; // overlapping finding: the table still lists it
     if (finding.start > cursor) parts.push(<span key={`t${cursor}`}>{points.slice(cursor, finding.start).join('')}</span>);
     parts.push(
-      <mark key={`m${finding.start}`} data-type={finding.type} title={describe(finding)}>
+      <mark key={`m${finding.start}`} data-type={finding.type} title={describeFinding(finding)}>
         {points.slice(finding.start, finding.end).join('')}
         <span className="scan-tag">{finding.type}</span>
       </mark>,
@@ -33,14 +30,13 @@ const Highlighted = ({ text, findings }: { text: string; findings: readonly Find
   }
   if (cursor < points.length) parts.push(<span key={`t${cursor}`}>{points.slice(cursor).join('')}</span>);
   return (
-    <pre className="scan-text" aria-label="Highlighted findings">
-      {parts}
-    </pre>
+    <figure className="scan-figure" aria-label="Highlighted findings">
+      <pre className="scan-text">{parts}</pre>
+    </figure>
   );
 };
 
-const selectedValues = (event: ChangeEvent<HTMLSelectElement>): string[] =>
-  [...event.target.selectedOptions].map((option) => option.value);
+const selectedValues = (event: ChangeEvent<HTMLSelectElement>): string[] => [...event.target.selectedOptions].map((option) => option.value);
 
 export const ScanScreen = () => {
   const { types, result, scanning, error, loadTypes, scan } = usePii();
@@ -62,7 +58,10 @@ export const ScanScreen = () => {
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     setCopied(false);
-    const allow = allowList.split('\n').map((line) => line.trim()).filter(Boolean);
+    const allow = allowList
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
     void scan({
       text,
       language,
@@ -141,9 +140,9 @@ export const ScanScreen = () => {
             </section>
             <section aria-labelledby="scan-redacted">
               <h2 id="scan-redacted">Redacted text</h2>
-              <pre className="scan-text" aria-label="Redacted output">
-                {result.value.redacted_text}
-              </pre>
+              <figure className="scan-figure" aria-label="Redacted output">
+                <pre className="scan-text">{result.value.redacted_text}</pre>
+              </figure>
               <div className="row">
                 <button type="button" onClick={() => void copy()}>
                   Copy redacted text

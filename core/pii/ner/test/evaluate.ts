@@ -3,8 +3,7 @@ import type { GoldSpan, LabelledSentence } from './ner-corpus.ts';
 
 export type EntityScores = { tp: number; fp: number; fn: number; precision: number; recall: number; f1: number };
 
-const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }): boolean =>
-  a.start < b.end && b.start < a.end;
+const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }): boolean => a.start < b.end && b.start < a.end;
 
 /**
  * Precision, recall and F1 per entity type. A prediction counts as a true positive when it overlaps an unused
