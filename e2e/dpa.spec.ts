@@ -38,6 +38,11 @@ test('drafts a DPA from the form with a live preview, exports PDF and DOCX with 
   await page.getByLabel('New type of personal data').fill('Credit history');
   await page.getByLabel('New type of personal data').press('Enter');
   await page.getByLabel('Purpose of the processing (optional)').fill('Credit scoring of loan applications.');
+  await page.getByLabel('Sub-processor name').fill('CloudHost BV');
+  await page.getByLabel('Sub-processor location').fill('Amsterdam, Netherlands');
+  await page.getByLabel('Sub-processor activity').fill('Hosting');
+  await page.getByRole('button', { name: 'Add sub-processor' }).click();
+  await expect(page.getByRole('table', { name: 'Authorised sub-processors' })).toContainText('CloudHost BV');
   await page.getByLabel('SCC 2021/914 Module Two (controller to processor)').check();
   await page.getByLabel('Adequacy decision (Art. 45 GDPR)').check();
   await page.getByLabel('Retention period (days)').fill('90');
@@ -61,6 +66,7 @@ test('drafts a DPA from the form with a live preview, exports PDF and DOCX with 
   expect(pdfText).toMatch(/Page 1 of \d+/);
   expect(pdfText).toContain('Types of personal data: Credit history');
   expect(pdfText).toContain('Purpose. Credit scoring of loan applications.');
+  expect(pdfText).toContain('CloudHost BV Amsterdam, Netherlands Hosting');
 
   const docx = await downloadBytes(page, 'Download DOCX');
   expect(docx.name).toMatch(/\.docx$/);

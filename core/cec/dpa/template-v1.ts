@@ -161,6 +161,10 @@ export const renderDpaMarkdown = (request: DpaRequest): string => {
       'demonstrate compliance with Article 28 GDPR and allows for and contributes to audits, including ' +
       'inspections, by the Controller or an auditor it mandates (section 10).',
     '',
+    'The Processor also keeps a record of the processing it carries out on behalf of the Controller (Article ' +
+      '30(2) GDPR), cooperates with the supervisory authority on request (Article 31 GDPR) and, where Article 37 ' +
+      'GDPR requires it, designates a data protection officer and gives the Controller their contact details.',
+    '',
     '## 5. Sub-processors (Article 28(2) and 28(4) GDPR)',
     '',
     'The Controller gives the Processor general written authorisation to engage the sub-processors listed in ' +

@@ -4,6 +4,7 @@ import { type DpaFile, type DpaFormat, type DpaInput, useDpa } from '../state/dp
 import './DpaScreen.css';
 
 type Party = { name: string; address: string; contact: string };
+type SubProcessor = { name: string; location: string; activity: string };
 type Problems = Partial<Record<string, string>>;
 
 const emptyParty: Party = { name: '', address: '', contact: '' };
@@ -162,6 +163,75 @@ const ChipInput = ({
   );
 };
 
+const emptySub: SubProcessor = { name: '', location: '', activity: '' };
+const subKey = (sub: SubProcessor): string => `${sub.name}\u0000${sub.location}\u0000${sub.activity}`;
+
+/** Annex III: sub-processors authorised at signature, added one row at a time. */
+const SubProcessorsInput = ({ values, onChange }: { values: readonly SubProcessor[]; onChange: (values: SubProcessor[]) => void }) => {
+  const [draft, setDraft] = useState<SubProcessor>(emptySub);
+  const complete =
+    draft.name.trim() !== '' &&
+    draft.location.trim() !== '' &&
+    draft.activity.trim() !== '' &&
+    !values.some((sub) => subKey(sub) === subKey(draft));
+  const add = (): void => {
+    if (!complete) return;
+    onChange([...values, draft]);
+    setDraft(emptySub);
+  };
+  const field = (key: keyof SubProcessor, label: string) => (
+    <div className="field">
+      <label htmlFor={`dpa-sub-${key}`}>{label}</label>
+      <input id={`dpa-sub-${key}`} value={draft[key]} onChange={(e) => setDraft({ ...draft, [key]: e.target.value })} />
+    </div>
+  );
+  return (
+    <fieldset>
+      <legend>Sub-processors (Annex III, optional)</legend>
+      {values.length > 0 ? (
+        <table aria-label="Authorised sub-processors" className="dpa-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Location</th>
+              <th scope="col">Activity</th>
+              <th scope="col">
+                <span className="sr-only">Remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {values.map((sub) => (
+              <tr key={subKey(sub)}>
+                <td>{sub.name}</td>
+                <td>{sub.location}</td>
+                <td>{sub.activity}</td>
+                <td>
+                  <button
+                    type="button"
+                    aria-label={`Remove sub-processor ${sub.name}`}
+                    onClick={() => onChange(values.filter((other) => other !== sub))}
+                  >
+                    ×
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {field('name', 'Sub-processor name')}
+      {field('location', 'Sub-processor location')}
+      {field('activity', 'Sub-processor activity')}
+      <div className="row">
+        <button type="button" onClick={add} disabled={!complete}>
+          Add sub-processor
+        </button>
+      </div>
+    </fieldset>
+  );
+};
+
 export const DpaScreen = () => {
   const { options, previewHtml, previewProblem, documents, current, busy, error, status, init, preview, generate, exportFile, remove } =
     useDpa();
@@ -171,6 +241,7 @@ export const DpaScreen = () => {
   const [categories, setCategories] = useState<string[]>([]);
   const [dataTypes, setDataTypes] = useState<string[]>([]);
   const [purpose, setPurpose] = useState('');
+  const [subProcessors, setSubProcessors] = useState<SubProcessor[]>([]);
   const [mechanisms, setMechanisms] = useState<string[]>([]);
   const [retention, setRetention] = useState('90');
   const [law, setLaw] = useState('');
@@ -193,8 +264,9 @@ export const DpaScreen = () => {
       law_of_contract: law,
       ...(dataTypes.length > 0 ? { data_categories: dataTypes } : {}),
       ...(purpose.trim() !== '' ? { processing_purpose: purpose } : {}),
+      ...(subProcessors.length > 0 ? { sub_processors: subProcessors } : {}),
     }),
-    [projectId, controller, processor, categories, dataTypes, purpose, mechanisms, retention, law],
+    [projectId, controller, processor, categories, dataTypes, purpose, subProcessors, mechanisms, retention, law],
   );
 
   useEffect(() => {
@@ -262,6 +334,7 @@ export const DpaScreen = () => {
             <label htmlFor="dpa-purpose">Purpose of the processing (optional)</label>
             <textarea id="dpa-purpose" rows={3} value={purpose} onChange={(e) => setPurpose(e.target.value)} />
           </div>
+          <SubProcessorsInput values={subProcessors} onChange={setSubProcessors} />
           <fieldset>
             <legend>Transfer mechanisms</legend>
             {(options?.transfer_mechanisms ?? []).map((mechanism) => (
