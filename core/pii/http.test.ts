@@ -1,8 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../http/test-support.ts';
 import { piiEngineKey } from './default-engine.ts';
 import { createPiiEngine } from './engine.ts';
+import { type FakePresidio, startFakePresidio } from './presidio/test/fake-presidio.ts';
 import type { Recognizer } from './types.ts';
+
+let presidio: FakePresidio;
+beforeAll(async () => {
+  presidio = await startFakePresidio();
+});
+afterAll(async () => {
+  await presidio.close();
+});
 
 let servers: TestServer[] = [];
 const start = async (env: NodeJS.ProcessEnv = {}): Promise<TestServer> => {
@@ -172,5 +181,39 @@ describe('GET /v1/svc/status', () => {
     await scan(t, { text: 'hello' });
     const after = (await t.server.inject({ method: 'GET', url: '/v1/svc/status' })).json();
     expect(after.sf_pii.last_scan_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+});
+
+describe('Presidio delegation over HTTP', () => {
+  it('answers from Presidio when up, falls back when down, and the status block says degraded', async () => {
+    const t = await start({ SVC_PRESIDIO_URL: presidio.url });
+    presidio.mode = 'ok';
+    const up = await scan(t, { text: 'Alice wrote to alice@example.com' });
+    expect(up.json().entities.map((e: { type: string }) => e.type).sort()).toEqual(['EMAIL_ADDRESS', 'PERSON']);
+    const okStatus = (await t.server.inject({ method: 'GET', url: '/v1/svc/status' })).json();
+    expect(okStatus.sf_pii).toMatchObject({ status: 'ok', presidio_available: true });
+
+    presidio.mode = 'error';
+    const down = await scan(t, { text: 'Mail bob@example.com, SSN 536-22-4187' });
+    expect(down.statusCode).toBe(200);
+    expect(down.json().redacted_text).toBe('Mail <EMAIL_ADDRESS>, SSN <US_SSN>');
+    const degraded = (await t.server.inject({ method: 'GET', url: '/v1/svc/status' })).json();
+    expect(degraded.sf_pii).toMatchObject({ status: 'degraded', presidio_available: false });
+    presidio.mode = 'ok';
+  });
+});
+
+describe('pii.entityTypes', () => {
+  it('lists languages and entity types, and rejects an unknown language', async () => {
+    const t = await start();
+    const call = (input: unknown) =>
+      t.server.inject({ method: 'POST', url: '/api/ops/pii.entityTypes', headers: t.auth(t.keyFor('free')), payload: input as object });
+    const ok = (await call({ language: 'en' })).json();
+    expect(ok.ok).toBe(true);
+    expect(ok.value.languages).toContain('en');
+    expect(ok.value.entity_types).toEqual(expect.arrayContaining(['EMAIL_ADDRESS', 'PERSON', 'PIPL_NATIONAL_ID']));
+    const bad = await call({ language: 'xx' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
   });
 });
