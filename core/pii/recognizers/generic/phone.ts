@@ -1,13 +1,14 @@
 /**
- * PHONE_NUMBER: libphonenumber-js (full metadata) decides validity for Presidio's regions (US, GB, DE, FR,
+ * PHONE_NUMBER: libphonenumber's metadata (full set) decides validity for Presidio's regions (US, GB, DE, FR,
  * IL, IN, CA, BR), fixed score 0.4. libphonenumber's text matcher costs ~0.1–1 ms per call per region, so
  * instead of running it over the whole text 8 times we extract phone-shaped candidates with one linear
- * regex (≤ 24 chars, digit-bounded), skip regions whose national number length cannot fit, try the
- * candidate and its trimmed variants, and stop at the first region that validates it. Results are memoised
- * per candidate string (bounded cache), which keeps repetitive input cheap.
+ * regex (≤ 24 chars, digit-bounded), try the candidate and its trimmed variants, and stop at the first
+ * region whose compiled national patterns accept it (phone-validity.ts); `+` numbers go through
+ * libphonenumber-js's parser. Results are memoised per candidate string (bounded cache).
  */
 import type { CountryCode } from 'libphonenumber-js/max';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { isValidNationalNumber } from './phone-validity.ts';
 import type { Finding, Recognizer } from '../../types.ts';
 import { GENERIC_LANGUAGES } from '../languages.ts';
 
@@ -18,18 +19,6 @@ const CACHE_LIMIT = 20_000;
 /** Dates written like numbers (2024-01-15, 15.01.2024) are not phone numbers, whatever a region's plan allows. */
 const DATE_SHAPE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$/;
 
-/** Plausible national digit counts per region (a cheap filter before the costly parse). */
-const LENGTHS: Partial<Record<CountryCode, (d: string) => boolean>> = {
-  US: (d) => d.length === 10 || (d.length === 11 && d[0] === '1'),
-  CA: (d) => d.length === 10 || (d.length === 11 && d[0] === '1'),
-  GB: (d) => d.length >= 9 && d.length <= 11,
-  DE: (d) => d.length >= 6 && d.length <= 15,
-  FR: (d) => d.length === 9 || (d.length === 10 && d[0] === '0'),
-  IL: (d) => d.length >= 8 && d.length <= 10,
-  IN: (d) => d.length >= 10 && d.length <= 12,
-  BR: (d) => d.length >= 10 && d.length <= 12,
-};
-
 const isValidIn = (candidate: string, region: CountryCode | undefined): boolean => {
   const parsed = parsePhoneNumberFromString(candidate, region === undefined ? undefined : { defaultCountry: region });
   return parsed?.isValid() === true;
@@ -39,10 +28,7 @@ const isValidIn = (candidate: string, region: CountryCode | undefined): boolean 
 const validRegion = (candidate: string, regions: readonly CountryCode[]): string | null => {
   if (candidate.startsWith('+')) return isValidIn(candidate, undefined) ? 'international' : null;
   const digits = candidate.replace(/\D/g, '');
-  for (const region of regions) {
-    const fits = LENGTHS[region] ?? (() => true);
-    if (fits(digits) && isValidIn(candidate, region)) return region;
-  }
+  for (const region of regions) if (isValidNationalNumber(digits, region)) return region;
   return null;
 };
 
