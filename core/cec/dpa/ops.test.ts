@@ -65,6 +65,17 @@ describe('dpa ops', () => {
     expect(((await call('dpa.list', {})) as { documents: unknown[] }).documents).toHaveLength(0);
   });
 
+  it('lists authorised sub-processors in Annex III and names the SCC module for processor-to-processor transfers', async () => {
+    const preview = (await call('dpa.preview', {
+      ...sampleRequest(),
+      transfer_mechanisms: ['scc_2021_914_module_3'],
+      sub_processors: [{ name: 'CloudHost | BV', location: 'Amsterdam', activity: 'Hosting' }],
+    })) as { content: string };
+    expect(preview.content).toContain('| CloudHost \\| BV | Amsterdam | Hosting |');
+    expect(preview.content).toContain('**Module Three**');
+    expect(preview.content).not.toContain('No sub-processor is authorised');
+  });
+
   it('offers the transfer mechanisms to the form', async () => {
     const options = (await call('dpa.options', {})) as { transfer_mechanisms: { id: string; display_name: string }[] };
     expect(options.transfer_mechanisms.map((m) => m.id)).toContain('scc_2021_914_module_3');
