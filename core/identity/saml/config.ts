@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { App } from '../../app.ts';
+import { type App, service } from '../../app.ts';
 
 export const signaturePolicies = ['response', 'assertion', 'either', 'both'] as const;
 export type SignaturePolicy = (typeof signaturePolicies)[number];
@@ -54,9 +54,14 @@ export const setSamlConfig = (app: App, patch: SamlConfigPatch): SamlConfig => {
   return next;
 };
 
+/** The HTTP listener's origin, recorded by the SAML routes when the server mounts them (ops run without one). */
+export const listenerOrigin = (app: App): { current: (() => string) | undefined } =>
+  service(app, 'saml.listenerOrigin', () => ({ current: undefined as (() => string) | undefined }));
+
 /** The service's public origin: the configured base URL, else the listener's, else the default local port. */
-export const spOrigin = (app: App, config: SamlConfig, listenerOrigin?: string): string => {
+export const spOrigin = (app: App, config: SamlConfig, origin?: string): string => {
   if (config.spBaseUrl !== '') return config.spBaseUrl.replace(/\/+$/, '');
-  if (listenerOrigin !== undefined) return listenerOrigin.replace(/\/+$/, '');
+  const known = origin ?? listenerOrigin(app).current?.();
+  if (known !== undefined) return known.replace(/\/+$/, '');
   return `http://127.0.0.1:${app.settings.get().httpPort}`;
 };

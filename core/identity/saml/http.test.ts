@@ -46,6 +46,12 @@ describe('SAML HTTP routes', () => {
     expect(res.body).toContain('Location="http://localhost:80/saml/acs"');
   });
 
+  it('lets ops (which have no request) use the listener origin', async () => {
+    t = await createTestServer();
+    const res = await t.server.inject({ method: 'POST', url: '/api/ops/identity.samlMetadata', headers: t.auth(), payload: {} });
+    expect(res.json().value).toContain('Location="http://localhost:80/saml/acs"');
+  });
+
   it('accepts a cross-site form POST at the ACS and starts a web session', async () => {
     await start();
     const { payload, ...headers } = form({ SAMLResponse: response(), RelayState: '/settings' });

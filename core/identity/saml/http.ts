@@ -1,4 +1,5 @@
 import type { ProtocolRoutes } from '../../http/protocol-routes.ts';
+import { listenerOrigin } from './config.ts';
 import { safeReturnPath, sendLoginError, sendLoginSuccess } from './login-pages.ts';
 import { samlLogin, samlLoginRedirect, samlMetadata } from './service.ts';
 
@@ -10,6 +11,7 @@ const acsBodyLimit = 8 * 1024 * 1024;
  * The form parser is registered in this plugin's scope only.
  */
 export const samlRoutes: ProtocolRoutes = async (fastify, { app, origin, startWebSession }) => {
+  listenerOrigin(app).current = origin;
   fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: acsBodyLimit }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });

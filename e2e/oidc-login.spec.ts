@@ -1,0 +1,39 @@
+import { startTestProvider, type TestProvider } from '../core/identity/oidc/test/provider.ts';
+import { expect, test } from './fixtures.ts';
+
+let provider: TestProvider | undefined;
+test.afterEach(async () => {
+  await provider?.close();
+  provider = undefined;
+});
+
+test('signs in through a local OpenID Provider and tests the SSO configuration', async ({ page, workbench, screenshotTo }) => {
+  // A real oidc-provider on loopback whose client redirects to this workbench's callback.
+  provider = await startTestProvider({ redirectUris: [`${workbench.url}/oidc/callback`] });
+  await workbench.call('settings.update', {
+    values: { oidcProviderUrl: provider.issuer, oidcClientId: provider.clientId },
+    secrets: { oidcClientSecret: provider.clientSecret },
+  });
+  // SSO users get the free tier unless the admin decides otherwise; this one administers the settings.
+  await workbench.call('identity.samlSetConfig', { options: { sessionTier: 'admin' } });
+
+  await page.goto(`${workbench.url}/`);
+  await page.getByRole('link', { name: 'Sign in with OpenID Connect' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await screenshotTo('oidc-signed-in');
+
+  await page.getByRole('link', { name: 'Identity Settings', exact: true }).click();
+  await expect(page.getByLabel('Provider URL')).toHaveValue(provider.issuer);
+  await expect(page.getByLabel('Client ID')).toHaveValue(provider.clientId);
+  await expect(page.getByLabel(/Client secret \(write-only, currently set\)/)).toHaveValue('');
+  await page.getByRole('button', { name: 'Test discovery' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'answered' })).toContainText(provider.issuer);
+
+  // A pasted SAMLResponse is checked without logging in; the failure names the check and the fix.
+  await page.getByLabel('SAMLResponse to test (base64, as posted by the IdP)').fill('bm90IGEgU0FNTCByZXNwb25zZQ==');
+  await page.getByRole('button', { name: 'Test SAML response' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'Failed check' });
+  await expect(alert).toContainText('config');
+  await expect(alert).toContainText('What to do');
+  await screenshotTo('identity-settings');
+});
