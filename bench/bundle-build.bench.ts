@@ -1,0 +1,85 @@
+/**
+ * Bundle build vs `gzip -6` over the same NDJSON bytes (issue 4, "Measured"): aim <= 1.0x time, peak RSS <= 300 MB.
+ *
+ *   node --import tsx bench/bundle-build.bench.ts                     # 50k records
+ *   BENCH_RECORDS=1000000 node --import tsx bench/bundle-build.bench.ts
+ *
+ * Seeding and the NDJSON export happen outside both timers. The build runs in a fresh child process so its
+ * peak RSS (getrusage maxRSS) is the build's alone. gzip reads the exported NDJSON (page-cached) and writes
+ * to /dev/null; the build reads SQLite, re-hashes and re-links the chain, deflates and signs.
+ */
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { createApp } from '../core/app.ts';
+import { iterateEvidence } from '../core/audit/store.ts';
+import { schemaKeys } from '../core/audit/types.ts';
+import { SFCECClient } from '../core/cec/client.ts';
+import { exampleRange, seedExamples } from '../core/cec/test-support.ts';
+import { peakRssMb, printRow, ratio } from './support.ts';
+
+const env = { SVC_SIGNING_KEY: 'bench-signing-key-0123456789abcdef' };
+const projectId = 'bench';
+
+const child = async (dir: string): Promise<void> => {
+  const app = createApp({ dataDir: dir, env });
+  const started = performance.now();
+  const result = await new SFCECClient({ app }).buildBundle(projectId, exampleRange, undefined, { outputDir: join(dir, 'out') });
+  const ms = performance.now() - started;
+  process.stdout.write(JSON.stringify({ ms, rssMb: peakRssMb(), zip: result.zip_path, bytes: statSync(result.zip_path).size }));
+  app.close();
+};
+
+const exportNdjson = async (dir: string): Promise<string> => {
+  const app = createApp({ dataDir: dir, env });
+  const file = join(dir, 'records.ndjson');
+  const out = createWriteStream(file);
+  for (const schemaKey of schemaKeys) {
+    let lines: string[] = [];
+    for (const record of iterateEvidence(app, { projectId, from: exampleRange[0], to: exampleRange[1], schemaKey })) {
+      lines.push(`${JSON.stringify(record)}\n`);
+      if (lines.length >= 1000) {
+        if (!out.write(lines.join(''))) await once(out, 'drain');
+        lines = [];
+      }
+    }
+    out.write(lines.join(''));
+  }
+  out.end();
+  await once(out, 'finish');
+  app.close();
+  return file;
+};
+
+const parent = async (): Promise<void> => {
+  const total = Number(process.env.BENCH_RECORDS ?? 50_000);
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-bundle-'));
+  try {
+    const seedStart = performance.now();
+    const app = createApp({ dataDir: dir, env });
+    seedExamples(app, projectId, total);
+    app.close();
+    printRow(`seeded ${total} records`, `${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+    const ndjson = await exportNdjson(dir);
+    const gzipStart = performance.now();
+    const gzip = spawnSync('sh', ['-c', `gzip -6 -c '${ndjson}' > /dev/null`]);
+    const gzipMs = performance.now() - gzipStart;
+    if (gzip.status !== 0) throw new Error(`gzip failed: ${gzip.stderr.toString()}`);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', dir], { maxBuffer: 1 << 20 });
+    if (run.status !== 0) throw new Error(`build child failed: ${run.stderr.toString()}`);
+    const build = JSON.parse(run.stdout.toString()) as { ms: number; rssMb: number; bytes: number };
+    printRow('NDJSON bytes', `${(statSync(ndjson).size / 1e6).toFixed(1)} MB`);
+    printRow('gzip -6 (baseline)', `${(gzipMs / 1000).toFixed(2)} s`);
+    printRow('bundle build', `${(build.ms / 1000).toFixed(2)} s, ZIP ${(build.bytes / 1e6).toFixed(1)} MB`);
+    printRow('time ratio build / gzip (aim <= 1.0x)', ratio(build.ms, gzipMs));
+    printRow('build peak RSS (aim <= 300 MB)', `${build.rssMb.toFixed(0)} MB`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+const childIndex = process.argv.indexOf('--child');
+if (childIndex >= 0) await child(process.argv[childIndex + 1] as string);
+else await parent();
