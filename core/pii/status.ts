@@ -14,16 +14,21 @@ export const markPresidio = (app: App, available: boolean): void => {
   state.checkedAt = app.now().toISOString();
 };
 
+/** Prepared once per app: scans write this row on every commit. */
+const stateStatements = (app: App) =>
+  service(app, 'pii.stateStatements', () => ({
+    upsert: app.db.prepare('INSERT INTO pii_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    read: app.db.prepare('SELECT value FROM pii_state WHERE key = ?'),
+  }));
+
 /** Stores the time of the latest scan; call inside the transaction that records the scan's evidence. */
 export const recordScanTime = (app: App, at: string): void => {
-  app.db
-    .prepare('INSERT INTO pii_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
-    .run('last_scan_at', at);
+  stateStatements(app).upsert.run('last_scan_at', at);
 };
 
 /** ISO 8601 UTC time of the latest scan, or null when nothing was ever scanned with this data dir. */
 export const lastScanAt = (app: App): string | null => {
-  const row = app.db.prepare('SELECT value FROM pii_state WHERE key = ?').get('last_scan_at') as { value: string } | undefined;
+  const row = stateStatements(app).read.get('last_scan_at') as { value: string } | undefined;
   return row?.value ?? null;
 };
 
