@@ -78,6 +78,8 @@ describe('SFIdentityClient (spec 4.4)', () => {
     await expect(client.exchangeApiKey(rotated.secret)).rejects.toBeInstanceOf(SFIdentityError);
     expect(thrown(() => client.revokeApiKey('key-none'))).toBeInstanceOf(SFIdentityError);
     await expect(client.oidcAuthorize()).rejects.toBeInstanceOf(SFIdentityError);
+    expect(client.samlMetadata()).toContain('EntityDescriptor');
+    await expect(client.samlAcs('bm90IHNhbWw=')).rejects.toBeInstanceOf(SFIdentityError);
   });
 
   it('exports a singleton that opens nothing until used', () => {

@@ -12,6 +12,7 @@ import {
   rotateApiKey,
   validateApiKey,
 } from './api-keys/service.ts';
+import { samlAcs, samlMetadata } from './saml/service.ts';
 import { type OIDCAuthRequest, type OIDCTokenResult, type OidcAuthorizeInput, oidcAuthorize, oidcCallback } from './oidc/service.ts';
 import {
   scimCreateGroup,
@@ -133,6 +134,16 @@ export class SFIdentityClient {
   /** Revokes every session delegated from the IdP session; false when none matched. */
   ssoRevokeIdpSession(idpSessionId: string): boolean {
     return guard(() => revokeIdpSession(this.app, idpSessionId));
+  }
+
+  /** Well-formed SP metadata XML (entity id, ACS URL, signing certificate). */
+  samlMetadata(): string {
+    return guard(() => samlMetadata(this.app));
+  }
+
+  /** Validates a base64 SAMLResponse; SFIdentityError when invalid, expired or the signature fails. */
+  samlAcs(samlResponse: string, options: { relayState?: string } = {}): Promise<{ subject: string; email: string; session_jwt: string }> {
+    return guardAsync(() => samlAcs(this.app, samlResponse, options));
   }
 
   /** Starts an OIDC authorization-code login with PKCE (defaults from settings). */
