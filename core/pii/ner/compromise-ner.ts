@@ -1,5 +1,6 @@
 import nlp from 'compromise/two';
 import { nrpTerms } from './nrp-terms.ts';
+import { lexiconSpans } from './fast-path.ts';
 import { mayHoldName, segments } from './segments.ts';
 
 /** An entity span in UTF-16 units of the analysed text. */
@@ -138,7 +139,7 @@ export const findNamedEntities = (text: string, budgetMs = nerBudgetMs): NerSpan
           `name recognition exceeded its ${budgetMs / 1000} s budget; scan a smaller text or leave out PERSON, LOCATION and NRP`,
         );
       }
-      tagged = taggedSpans(segment.text);
+      tagged = lexiconSpans(segment.text) ?? taggedSpans(segment.text);
       seen.set(segment.text, tagged);
     }
     spans.push(...shifted(tagged, segment.start));

@@ -110,3 +110,19 @@ describe('segments', () => {
     expect(mayHoldName('\u00c0\u00d7\u0001\u00ffAb\u00b6\u00a7Zz\u00c3\u0002\u00be\u00a9Qx\u00f7\u0003 \u00ae\u00bc')).toBe(false);
   });
 });
+
+describe('lexiconSpans (the tagger-free fast path)', () => {
+  it('answers from the lexicon for well-known names and places, and defers to the tagger otherwise', async () => {
+    const { lexiconSpans } = await import('./fast-path.ts');
+    const text = 'Maria Gonzalez flew from Madrid to Boston on Monday.';
+    expect(lexiconSpans(text)?.map((span) => [span.type, text.slice(span.start, span.end)])).toEqual([
+      ['PERSON', 'Maria Gonzalez'],
+      ['LOCATION', 'Madrid'],
+      ['LOCATION', 'Boston'],
+    ]);
+    expect(lexiconSpans('We interviewed Brian Hall today.')).toBeNull(); // "Hall": only the tagger can tell
+    expect(lexiconSpans('Olusegun Adeyemi called.')).toBeNull(); // unknown words
+    expect(lexiconSpans('Flights to Sydney were late.')).toBeNull(); // a name and a city
+    expect(lexiconSpans('The build passed on Friday.')).toEqual([]);
+  });
+});
