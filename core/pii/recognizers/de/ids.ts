@@ -3,7 +3,8 @@ import { definePatternRecognizer } from '../../pattern.ts';
 import { deHealthInsuranceValid, deSocialSecurityValid, deTaxIdValid, deVatValidate, icao731Valid } from './checks.ts';
 
 const DE = ['de'];
-const NPA = /\b[cfghjklmnprtvwxyz][cfghjklmnprtvwxyz0-9]{7}\d\b/i;
+/** Serial (8 or 9 ICAO characters, the German sample is C01X00T47) followed by its 7-3-1 check digit. */
+const NPA = /\b[cfghjklmnprtvwxyz][cfghjklmnprtvwxyz0-9]{7,8}\d\b/i;
 
 export const deIdRecognizers = [
   definePatternRecognizer({
