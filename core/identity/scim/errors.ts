@@ -11,7 +11,6 @@ export const scimTypes = [
   'invalidPath',
   'noTarget',
   'invalidValue',
-  'invalidVers',
 ] as const;
 export type ScimType = (typeof scimTypes)[number];
 
