@@ -72,6 +72,24 @@ const sortedCopy = (value: unknown): unknown => {
   return copy;
 };
 
+/** True when every object in the tree already has its keys in JCS order (and numbers are finite). */
+const alreadyCanonical = (value: unknown): boolean => {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || value === null)
+    return typeof value !== 'bigint' && typeof value !== 'function' && typeof value !== 'symbol';
+  if (Array.isArray(value)) return value.every(alreadyCanonical);
+  let previous = '';
+  let first = true;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = (value as Record<string, unknown>)[key];
+    if ((!first && key <= previous) || needsExactKey(key) || item === undefined || !alreadyCanonical(item)) return false;
+    previous = key;
+    first = false;
+  }
+  return true;
+};
+
 /** JSON.stringify writes a lone surrogate as an escape; JCS must reject it instead (rare: re-check exactly). */
 const surrogateEscape = /\\ud[89a-f]/i;
 
@@ -83,7 +101,7 @@ const surrogateEscape = /\\ud[89a-f]/i;
  */
 export const jcs = (value: unknown): string => {
   try {
-    const text = JSON.stringify(sortedCopy(value));
+    const text = JSON.stringify(alreadyCanonical(value) ? value : sortedCopy(value));
     if (text !== undefined && !surrogateEscape.test(text) && typeof value !== 'function') return text;
   } catch (error) {
     if (!(error instanceof NeedsExactPath)) throw error;

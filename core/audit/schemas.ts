@@ -6,6 +6,13 @@ import type { SchemaKey } from './types.ts';
  * else in `labels` (short string tags) or `extra` (free JSON). Documented in docs/evidence-schemas.md.
  */
 
+/**
+ * A strict object whose shape is declared in sorted key order: zod writes its output in shape order, so a
+ * validated payload usually already has JCS key order and canonicalising it needs no copy (ingest hot path).
+ */
+const sortedStrictObject = <S extends z.ZodRawShape>(shape: S) =>
+  z.strictObject(Object.fromEntries(Object.entries(shape).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as S);
+
 const name = z.string().trim().min(1).max(200);
 const shortText = z.string().max(2000);
 const snakeName = z
@@ -22,7 +29,7 @@ const common = {
 };
 const model = { model_id: name, model_version: name };
 
-export const scoreRecordSchema = z.strictObject({
+export const scoreRecordSchema = sortedStrictObject({
   ...model,
   metric: snakeName,
   value: finite,
@@ -36,14 +43,14 @@ export const scoreRecordSchema = z.strictObject({
   ...common,
 });
 
-export const biasReportSchema = z.strictObject({
+export const biasReportSchema = sortedStrictObject({
   ...model,
   protected_attribute: name,
   metric: snakeName,
   reference_group: name.optional(),
   groups: z
     .array(
-      z.strictObject({
+      sortedStrictObject({
         group: name,
         value: finite,
         sample_size: count.optional(),
@@ -61,14 +68,14 @@ export const biasReportSchema = z.strictObject({
 
 export const riskLevels = ['low', 'medium', 'high', 'critical'] as const;
 
-export const prriRecordSchema = z.strictObject({
+export const prriRecordSchema = sortedStrictObject({
   model_id: name,
   model_version: name.optional(),
   score: z.number().min(0).max(100),
   level: z.enum(riskLevels),
   factors: z
     .array(
-      z.strictObject({
+      sortedStrictObject({
         name,
         weight: z.number().min(0).max(1),
         value: finite,
@@ -82,48 +89,45 @@ export const prriRecordSchema = z.strictObject({
   ...common,
 });
 
-export const driftEventSchema = z
-  .strictObject({
-    model_id: name,
-    model_version: name.optional(),
-    feature: name,
-    drift_type: z.enum(['data', 'prediction', 'concept', 'label']).optional(),
-    statistic: z.enum(['psi', 'ks', 'js_divergence', 'kl_divergence', 'wasserstein', 'chi_squared', 'other']),
-    value: finite,
-    threshold: finite,
-    detected: z.boolean(),
-    severity: z.enum(riskLevels).optional(),
-    window_start: isoDateTime.optional(),
-    window_end: isoDateTime.optional(),
-    reference_dataset: name.optional(),
-    ...common,
-  })
-  .refine((d) => !d.window_start || !d.window_end || Date.parse(d.window_start) <= Date.parse(d.window_end), {
-    message: 'window_start must not be after window_end',
-    path: ['window_end'],
-  });
+export const driftEventSchema = sortedStrictObject({
+  model_id: name,
+  model_version: name.optional(),
+  feature: name,
+  drift_type: z.enum(['data', 'prediction', 'concept', 'label']).optional(),
+  statistic: z.enum(['psi', 'ks', 'js_divergence', 'kl_divergence', 'wasserstein', 'chi_squared', 'other']),
+  value: finite,
+  threshold: finite,
+  detected: z.boolean(),
+  severity: z.enum(riskLevels).optional(),
+  window_start: isoDateTime.optional(),
+  window_end: isoDateTime.optional(),
+  reference_dataset: name.optional(),
+  ...common,
+}).refine((d) => !d.window_start || !d.window_end || Date.parse(d.window_start) <= Date.parse(d.window_end), {
+  message: 'window_start must not be after window_end',
+  path: ['window_end'],
+});
 
 /** Keys that would carry scanned text or matched values; a pii_detections record never holds them. */
 const rawTextKeys = /^(text|raw|raw_text|value|values|match|matches|matched|matched_text|content|snippet)$/i;
 
-export const piiDetectionSchema = z
-  .strictObject({
-    source: name,
-    scan_id: name.optional(),
-    language: z.string().min(2).max(10).optional(),
-    entity_counts: z.record(z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'entity types are UPPER_SNAKE'), count),
-    total_findings: count,
-    scores: z
-      .record(
-        z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/),
-        z.strictObject({ min: z.number().min(0).max(1), max: z.number().min(0).max(1), mean: z.number().min(0).max(1) }),
-      )
-      .optional(),
-    text_length: count.optional(),
-    redacted: z.boolean().optional(),
-    model_id: name.optional(),
-    ...common,
-  })
+export const piiDetectionSchema = sortedStrictObject({
+  source: name,
+  scan_id: name.optional(),
+  language: z.string().min(2).max(10).optional(),
+  entity_counts: z.record(z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'entity types are UPPER_SNAKE'), count),
+  total_findings: count,
+  scores: z
+    .record(
+      z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/),
+      sortedStrictObject({ min: z.number().min(0).max(1), max: z.number().min(0).max(1), mean: z.number().min(0).max(1) }),
+    )
+    .optional(),
+  text_length: count.optional(),
+  redacted: z.boolean().optional(),
+  model_id: name.optional(),
+  ...common,
+})
   .refine((d) => Object.values(d.entity_counts).reduce((a, b) => a + b, 0) === d.total_findings, {
     message: 'total_findings must equal the sum of entity_counts',
     path: ['total_findings'],
@@ -135,30 +139,29 @@ export const piiDetectionSchema = z
 
 const criterionValue = z.union([finite, z.string().max(200), z.boolean()]);
 
-export const gateEvaluationSchema = z
-  .strictObject({
-    gate: name,
-    gate_version: name.optional(),
-    ...model,
-    decision: z.enum(['pass', 'fail', 'warn', 'override']),
-    criteria: z
-      .array(
-        z.strictObject({
-          name,
-          metric: snakeName.optional(),
-          operator: z.enum(['>', '>=', '<', '<=', '==', '!=']).optional(),
-          threshold: criterionValue.optional(),
-          observed: criterionValue.optional(),
-          passed: z.boolean(),
-        }),
-      )
-      .min(1)
-      .max(500),
-    evaluator: name.optional(),
-    approver: name.optional(),
-    reason: shortText.optional(),
-    ...common,
-  })
+export const gateEvaluationSchema = sortedStrictObject({
+  gate: name,
+  gate_version: name.optional(),
+  ...model,
+  decision: z.enum(['pass', 'fail', 'warn', 'override']),
+  criteria: z
+    .array(
+      sortedStrictObject({
+        name,
+        metric: snakeName.optional(),
+        operator: z.enum(['>', '>=', '<', '<=', '==', '!=']).optional(),
+        threshold: criterionValue.optional(),
+        observed: criterionValue.optional(),
+        passed: z.boolean(),
+      }),
+    )
+    .min(1)
+    .max(500),
+  evaluator: name.optional(),
+  approver: name.optional(),
+  reason: shortText.optional(),
+  ...common,
+})
   .refine((g) => g.decision !== 'override' || (g.approver !== undefined && g.reason !== undefined), {
     message: 'an override needs an approver and a reason',
     path: ['approver'],
