@@ -79,6 +79,9 @@ describe('appendEvidence', () => {
       { nested: { z: { y: { x: ['\u2028', '"quote"', '\\', '\u0007', 'tab\t'] } } } },
       'plain',
       { skip: undefined, keep: 1 },
+      { '10': 'index-like keys', '9': 'sort as text in JCS', a: 1 },
+      JSON.parse('{"z":{"__proto__":{"x":1}},"a":2}'),
+      { a: 1, b: { c: [1, { d: 2, e: 3 }] } },
     ];
     for (const value of values) expect(jcs(value)).toBe(canonicalize(value));
     expect(() => jcs({ bad: '\uD800' })).toThrow(/surrogate/);
