@@ -27,13 +27,25 @@ const PLACES = ['Madrid', 'Boston', 'Lagos', 'Berlin', 'Toronto', 'Sydney'];
 type Planter = { type: string; lead: string; value: (rng: g.Rng) => string };
 const PLANTERS: Planter[] = [
   { type: 'EMAIL_ADDRESS', lead: 'Reply to', value: (r) => `${g.pick(r, ['anna', 'li.wei', 'j_doe'])}${g.int(r, 1, 999)}@example.com` },
-  { type: 'PHONE_NUMBER', lead: 'Call us on', value: (r) => `(${g.pick(r, ['212', '415', '617'])}) ${g.int(r, 234, 899)}-${g.digits(r, 4)}` },
+  {
+    type: 'PHONE_NUMBER',
+    lead: 'Call us on',
+    value: (r) => `(${g.pick(r, ['212', '415', '617'])}) ${g.int(r, 234, 899)}-${g.digits(r, 4)}`,
+  },
   { type: 'CREDIT_CARD', lead: 'The card on file is', value: g.creditCard },
   { type: 'US_SSN', lead: 'Her social security number is', value: g.ssn },
   { type: 'IBAN_CODE', lead: 'Transfer to IBAN', value: g.iban },
-  { type: 'IP_ADDRESS', lead: 'The request came from', value: (r) => `${g.int(r, 11, 223)}.${g.int(r, 0, 255)}.${g.int(r, 0, 255)}.${g.int(r, 1, 254)}` },
+  {
+    type: 'IP_ADDRESS',
+    lead: 'The request came from',
+    value: (r) => `${g.int(r, 11, 223)}.${g.int(r, 0, 255)}.${g.int(r, 0, 255)}.${g.int(r, 1, 254)}`,
+  },
   { type: 'URL', lead: 'Details are at', value: (r) => `https://www.example.com/docs/${g.int(r, 1, 9999)}` },
-  { type: 'DATE_TIME', lead: 'The meeting is on', value: (r) => `${g.int(r, 2000, 2030)}-${String(g.int(r, 1, 12)).padStart(2, '0')}-${String(g.int(r, 1, 28)).padStart(2, '0')}` },
+  {
+    type: 'DATE_TIME',
+    lead: 'The meeting is on',
+    value: (r) => `${g.int(r, 2000, 2030)}-${String(g.int(r, 1, 12)).padStart(2, '0')}-${String(g.int(r, 1, 28)).padStart(2, '0')}`,
+  },
   { type: 'UK_NHS', lead: 'NHS number', value: g.nhs },
   { type: 'PIPL_NATIONAL_ID', lead: 'Resident id card', value: g.piplId },
   { type: 'PERSON', lead: 'Signed by', value: (r) => g.pick(r, PEOPLE) },

@@ -15,7 +15,7 @@ import { printRow, ratio } from './support.ts';
 /** The default English pattern set, one rg regex per built-in pattern (lookarounds replaced by \b). */
 const RG_PATTERNS = [
   String.raw`\b(?:4\d{3}|5[0-5]\d{2}|6\d{3}|1\d{3}|3\d{3})[- ]?\d{3,4}[- ]?\d{3,4}[- ]?\d{3,5}\b`,
-  String.raw`(?:bc1|[13])[a-zA-HJ-NP-Z0-9]{25,59}`,
+  '(?:bc1|[13])[a-zA-HJ-NP-Z0-9]{25,59}',
   String.raw`\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})`,
   String.raw`\b(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:\d{4}|\d{2})\b`,
   String.raw`\b(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2])/(?:\d{4}|\d{2})\b`,
@@ -83,9 +83,18 @@ const patternPlanted = corpus.entities.filter((e) => e.type !== 'PERSON' && e.ty
 const hit = patternPlanted.filter((e) => found.has(`${e.type}:${e.start}:${e.end}`)).length;
 
 printRow('corpus', `${mb.toFixed(1)} MB, ${patternPlanted.length} planted pattern entities`);
-printRow('engine patterns-only (default en set)', `${(mb / engineSeconds).toFixed(1)} MB/s (${engineSeconds.toFixed(2)} s, ${result.entities.length} findings)`);
-printRow(`ripgrep -c -i -f (${RG_PATTERNS.length} patterns, Unicode)`, `${(mb / rgUnicode.seconds).toFixed(1)} MB/s (${rgUnicode.seconds.toFixed(2)} s, ${rgUnicode.count} matching lines)`);
-printRow(`ripgrep -c -i -f (same, (?-u) ASCII classes)`, `${(mb / rgAscii.seconds).toFixed(1)} MB/s (${rgAscii.seconds.toFixed(2)} s, ${rgAscii.count} matching lines)`);
+printRow(
+  'engine patterns-only (default en set)',
+  `${(mb / engineSeconds).toFixed(1)} MB/s (${engineSeconds.toFixed(2)} s, ${result.entities.length} findings)`,
+);
+printRow(
+  `ripgrep -c -i -f (${RG_PATTERNS.length} patterns, Unicode)`,
+  `${(mb / rgUnicode.seconds).toFixed(1)} MB/s (${rgUnicode.seconds.toFixed(2)} s, ${rgUnicode.count} matching lines)`,
+);
+printRow(
+  `ripgrep -c -i -f (same, (?-u) ASCII classes)`,
+  `${(mb / rgAscii.seconds).toFixed(1)} MB/s (${rgAscii.seconds.toFixed(2)} s, ${rgAscii.count} matching lines)`,
+);
 printRow('ratio engine / ripgrep Unicode (aim >= 0.3x)', ratio(mb / engineSeconds, mb / rgUnicode.seconds));
 printRow('ratio engine / ripgrep ASCII (aim >= 0.3x)', ratio(mb / engineSeconds, mb / rgAscii.seconds));
 printRow('planted entities found at exact span', `${hit}/${patternPlanted.length} (${((100 * hit) / patternPlanted.length).toFixed(1)}%)`);

@@ -14,9 +14,7 @@ const measure = (entity: string, language: string, cases: ReturnType<typeof accu
   let fn = 0;
   for (const c of cases) {
     const cps = [...c.text];
-    const hits = engine
-      .scan(c.text, { language, entities: [entity] })
-      .entities.map((f) => cps.slice(f.start, f.end).join(''));
+    const hits = engine.scan(c.text, { language, entities: [entity] }).entities.map((f) => cps.slice(f.start, f.end).join(''));
     if (c.expected === null) fp += hits.length;
     else if (hits.includes(c.expected)) {
       tp++;
@@ -31,12 +29,17 @@ const measure = (entity: string, language: string, cases: ReturnType<typeof accu
 
 describe('accuracy on the labelled corpus', () => {
   const corpus = accuracyCorpus();
-  const rows = corpus.map((c) => ({ entity: c.entity, language: c.language, checksum: c.checksum, ...measure(c.entity, c.language, c.cases) }));
+  const rows = corpus.map((c) => ({
+    entity: c.entity,
+    language: c.language,
+    checksum: c.checksum,
+    ...measure(c.entity, c.language, c.cases),
+  }));
 
   it('prints precision and recall per entity', () => {
     const line = (r: (typeof rows)[number]) =>
       `${r.entity.padEnd(26)} ${r.language}  ${r.checksum ? 'checksum' : '        '}  n=${String(r.cases).padStart(3)}  P=${r.precision.toFixed(2)}  R=${r.recall.toFixed(2)}`;
-    console.log(`PII accuracy (threshold 0, entity filter = the type)\n${rows.map(line).join('\n')}`);
+    process.stdout.write(`PII accuracy (threshold 0, entity filter = the type)\n${rows.map(line).join('\n')}\n`);
     expect(rows.length).toBeGreaterThan(60);
   });
 

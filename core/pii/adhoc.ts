@@ -51,8 +51,7 @@ const spansOf = (regex: RegExp, text: string): Array<[number, number]> => {
 /** Builds a Recognizer from an ad-hoc/custom JSON definition; throws VALIDATION on a bad or unsafe one. */
 export const adHocToRecognizer = (raw: AdHocRecognizer, defaultLanguage: string): Recognizer => {
   const parsed = adHocRecognizerSchema.safeParse(raw);
-  if (!parsed.success)
-    throw new AppError('VALIDATION', `invalid ad-hoc recognizer: ${parsed.error.issues[0]?.message ?? 'bad shape'}`);
+  if (!parsed.success) throw new AppError('VALIDATION', `invalid ad-hoc recognizer: ${parsed.error.issues[0]?.message ?? 'bad shape'}`);
   const def = parsed.data;
   const patterns = (def.patterns ?? []).map((p) => {
     assertSafeRegex(p.regex, USER_REGEX_FLAGS);

@@ -22,7 +22,7 @@ const STOP_WORDS = new Set(
     'don should now i me my myself we our ours ourselves you your yours yourself yourselves he him his himself ' +
     'she her hers herself it its itself they them their theirs themselves what which who whom this that these ' +
     'those am is are was were be been being have has had having do does did doing would could ought also as ' +
-    'is\'s please thanks hi hello dear yes ok okay via per'
+    "is's please thanks hi hello dear yes ok okay via per"
   ).split(' '),
 );
 
@@ -40,11 +40,9 @@ const keywordOf = (raw: string): string | null => {
 /** The keywords Presidio would look at for a finding starting at `start` (UTF-16): its own first token + 5 before. */
 export const contextKeywords = (text: string, start: number): string[] => {
   let tokStart = start;
-  while (tokStart > 0 && !isSeparator(text.charCodeAt(tokStart - 1)) && start - tokStart < MAX_CHARS_SCANNED)
-    tokStart--;
+  while (tokStart > 0 && !isSeparator(text.charCodeAt(tokStart - 1)) && start - tokStart < MAX_CHARS_SCANNED) tokStart--;
   let tokEnd = start;
-  while (tokEnd < text.length && !isSeparator(text.charCodeAt(tokEnd)) && tokEnd - start < MAX_CHARS_SCANNED)
-    tokEnd++;
+  while (tokEnd < text.length && !isSeparator(text.charCodeAt(tokEnd)) && tokEnd - start < MAX_CHARS_SCANNED) tokEnd++;
   const keywords: string[] = [];
   const own = keywordOf(text.slice(tokStart, tokEnd));
   if (own) keywords.push(own);
@@ -63,10 +61,7 @@ export const contextKeywords = (text: string, start: number): string[] => {
 };
 
 /** First recognizer context word found in the keywords (substring mode), or undefined. */
-export const matchContextWord = (
-  contextWords: readonly string[],
-  keywords: readonly string[],
-): string | undefined => {
+export const matchContextWord = (contextWords: readonly string[], keywords: readonly string[]): string | undefined => {
   const joined = keywords.length > 1 ? [...keywords].reverse().join(' ') : '';
   for (const raw of contextWords) {
     const word = raw.toLowerCase().trim();
@@ -79,8 +74,7 @@ export const matchContextWord = (
 };
 
 /** Presidio's boost: min(1, max(score + 0.35, 0.4)). */
-export const boostedScore = (score: number): number =>
-  Math.min(1, Math.max(score + CONTEXT_SIMILARITY_FACTOR, MIN_SCORE_WITH_CONTEXT));
+export const boostedScore = (score: number): number => Math.min(1, Math.max(score + CONTEXT_SIMILARITY_FACTOR, MIN_SCORE_WITH_CONTEXT));
 
 /** Returns the finding boosted by context when a context word is near, else the finding itself. */
 export const enhanceWithContext = (

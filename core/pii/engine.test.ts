@@ -52,12 +52,19 @@ describe('context enhancement (Presidio defaults)', () => {
 
 describe('reference examples', () => {
   it('finds `b ab 1234` as DE_KFZ (case-insensitive patterns, flags 26)', () => {
-    expect(found('b ab 1234', { language: 'de', entities: ['DE_KFZ'] })).toEqual([
-      { type: 'DE_KFZ', text: 'b ab 1234', score: 0.3 },
-    ]);
+    expect(found('b ab 1234', { language: 'de', entities: ['DE_KFZ'] })).toEqual([{ type: 'DE_KFZ', text: 'b ab 1234', score: 0.3 }]);
   });
   it('invalidates SSNs like Presidio', () => {
-    for (const bad of ['078-05-1120', '666-12-3456', '000-12-3456', '123-00-4567', '123-45-0000', '111-11-1111', '123-45 6789', '123456789']) {
+    for (const bad of [
+      '078-05-1120',
+      '666-12-3456',
+      '000-12-3456',
+      '123-00-4567',
+      '123-45-0000',
+      '111-11-1111',
+      '123-45 6789',
+      '123456789',
+    ]) {
       expect(found(bad, { entities: ['US_SSN'] }), bad).toEqual([]);
     }
     expect(found('536-22-1234', { entities: ['US_SSN'] })).toEqual([{ type: 'US_SSN', text: '536-22-1234', score: 0.5 }]);
@@ -120,7 +127,9 @@ describe('filters, thresholds, allow and deny lists', () => {
   it('applies the global and per-entity thresholds', () => {
     const text = 'mail a@example.com, ref 536221234';
     expect(found(text, { scoreThreshold: 0.5 }).map((f) => f.type)).toEqual(['EMAIL_ADDRESS']);
-    expect(found(text, { perEntityThresholds: { EMAIL_ADDRESS: 1.01 }, entities: ['EMAIL_ADDRESS', 'US_SSN'] }).map((f) => f.type)).toEqual(['US_SSN']);
+    expect(found(text, { perEntityThresholds: { EMAIL_ADDRESS: 1.01 }, entities: ['EMAIL_ADDRESS', 'US_SSN'] }).map((f) => f.type)).toEqual(
+      ['US_SSN'],
+    );
   });
   it('drops allow-listed values (exact and regex)', () => {
     const text = 'a@example.com b@example.org';
@@ -161,7 +170,14 @@ describe('filters, thresholds, allow and deny lists', () => {
   it('returns explanations only when asked', () => {
     expect(engine.scan('a@example.com').entities[0]?.explanation).toBeUndefined();
     const e = engine.scan('email a@example.com', { returnExplanation: true }).entities[0]?.explanation;
-    expect(e).toMatchObject({ recognizer: 'EmailRecognizer', pattern: 'Email (Medium)', originalScore: 0.5, score: 1, validationResult: true, contextWord: 'email' });
+    expect(e).toMatchObject({
+      recognizer: 'EmailRecognizer',
+      pattern: 'Email (Medium)',
+      originalScore: 0.5,
+      score: 1,
+      validationResult: true,
+      contextWord: 'email',
+    });
     expect(e?.textualExplanation).toContain('checksum valid');
   });
 });
@@ -176,13 +192,16 @@ describe('ad-hoc and custom recognizers', () => {
   it('rejects unsafe user regexes before running them', () => {
     for (const regex of ['(a+)+$', '(\\w+\\s?)*x', '(a|aa)*b', '(?=x)y', '(a)\\1', '(\\d+-){3}']) {
       const error = expectAppError(
-        () => engine.scan('x', { adHocRecognizers: [{ name: 'bad', supported_entity: 'BAD', patterns: [{ name: 'p', regex, score: 0.5 }] }] }),
+        () =>
+          engine.scan('x', { adHocRecognizers: [{ name: 'bad', supported_entity: 'BAD', patterns: [{ name: 'p', regex, score: 0.5 }] }] }),
         'VALIDATION',
       );
       expect(error.message).toMatch(/unsafe regex|invalid regex/);
     }
     for (const regex of ['\\d{3}-\\d{4}', '(\\d{3}-){2}\\d{4}', '(?:ab)?c+', '[a-z]+@[a-z]+']) {
-      expect(() => engine.scan('x', { adHocRecognizers: [{ name: 'ok', supported_entity: 'OK', patterns: [{ name: 'p', regex, score: 0.5 }] }] })).not.toThrow();
+      expect(() =>
+        engine.scan('x', { adHocRecognizers: [{ name: 'ok', supported_entity: 'OK', patterns: [{ name: 'p', regex, score: 0.5 }] }] }),
+      ).not.toThrow();
     }
   });
   it('fails loudly (never open) when a user regex exceeds its time budget', () => {

@@ -51,9 +51,7 @@ const withTextualExplanation = (f: Finding): Finding => {
 
 /** Creates the pattern engine (plus any extra recognizers, e.g. NER) — see PiiEngine in types.ts. */
 export const createPiiEngine = (options: CreatePiiEngineOptions = {}): PiiEngine => {
-  const custom = options.customRecognizersFile
-    ? loadCustomRecognizers(options.customRecognizersFile, DEFAULT_LANGUAGE)
-    : [];
+  const custom = options.customRecognizersFile ? loadCustomRecognizers(options.customRecognizersFile, DEFAULT_LANGUAGE) : [];
   const recognizers: readonly Recognizer[] = [...builtInRecognizers(), ...(options.extraRecognizers ?? []), ...custom];
   const languageSet = new Set(recognizers.flatMap((r) => r.supportedLanguages));
 
@@ -70,9 +68,7 @@ export const createPiiEngine = (options: CreatePiiEngineOptions = {}): PiiEngine
       for (const e of wanted) if (!known.has(e)) throw new AppError('VALIDATION', `unknown entity type for ${language}: ${e}`);
     }
     const active = [...recognizers, ...requestRecognizers].filter(
-      (r) =>
-        supports(r, language) &&
-        (wanted ? r.supportedEntities.some((e) => wanted.has(e)) : r.enabledByDefault !== false),
+      (r) => supports(r, language) && (wanted ? r.supportedEntities.some((e) => wanted.has(e)) : r.enabledByDefault !== false),
     );
     const requestContext = opts.context ?? [];
     const candidates: Finding[] = [];

@@ -8,9 +8,7 @@ import { createPiiEngine } from './engine.ts';
 const engine = createPiiEngine();
 const scoreOf = (entity: string, language: string, value: string): number | undefined => {
   const text = `ref ${value} end`;
-  const hit = engine
-    .scan(text, { language, entities: [entity] })
-    .entities.find((f) => [...text].slice(f.start, f.end).join('') === value);
+  const hit = engine.scan(text, { language, entities: [entity] }).entities.find((f) => [...text].slice(f.start, f.end).join('') === value);
   return hit?.score;
 };
 

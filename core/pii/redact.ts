@@ -9,11 +9,7 @@ import type { Finding } from './types.ts';
 type Span = { start: number; end: number; type: string };
 
 const better = (a: Finding, b: Finding): boolean =>
-  a.score !== b.score
-    ? a.score > b.score
-    : a.end - a.start !== b.end - b.start
-      ? a.end - a.start > b.end - b.start
-      : a.start < b.start;
+  a.score !== b.score ? a.score > b.score : a.end - a.start !== b.end - b.start ? a.end - a.start > b.end - b.start : a.start < b.start;
 
 /** Non-overlapping spans (code points), sorted by start, each labelled with its cluster's winning type. */
 export const resolveOverlaps = (findings: readonly Finding[]): Span[] => {

@@ -83,6 +83,4 @@ export const DEFAULT_EN_PATTERN_ENTITIES = [
 ] as const;
 
 /** Every entity type a built-in recognizer can report. */
-export const ALL_PATTERN_ENTITIES: readonly string[] = [
-  ...new Set(BUILT_INS.flatMap((r) => r.supportedEntities)),
-].sort();
+export const ALL_PATTERN_ENTITIES: readonly string[] = [...new Set(BUILT_INS.flatMap((r) => r.supportedEntities))].sort();

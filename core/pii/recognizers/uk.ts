@@ -39,7 +39,17 @@ export const ukPassportRecognizer = definePatternRecognizer({
   entity: 'UK_PASSPORT',
   languages: EN,
   enabledByDefault: false,
-  context: ['passport', 'passport number', 'travel document', 'uk passport', 'british passport', 'her majesty', 'his majesty', 'hm passport', 'hmpo'],
+  context: [
+    'passport',
+    'passport number',
+    'travel document',
+    'uk passport',
+    'british passport',
+    'her majesty',
+    'his majesty',
+    'hm passport',
+    'hmpo',
+  ],
   patterns: [{ name: 'UK Passport (weak)', regex: /\b[a-z]{2}\d{7}\b/i, score: 0.1 }],
 });
 
@@ -59,15 +69,23 @@ export const ukPostcodeRecognizer = definePatternRecognizer({
 });
 
 /** Surname block: letters then 9-padding, never all 9s. */
-export const ukDrivingLicenceValidate = (text: string): boolean | null =>
-  /^[a-z]{1,5}9{0,4}$/i.test(text.slice(0, 5)) ? null : false;
+export const ukDrivingLicenceValidate = (text: string): boolean | null => (/^[a-z]{1,5}9{0,4}$/i.test(text.slice(0, 5)) ? null : false);
 
 export const ukDrivingLicenceRecognizer = definePatternRecognizer({
   name: 'UkDrivingLicenceRecognizer',
   entity: 'UK_DRIVING_LICENCE',
   languages: EN,
   enabledByDefault: false,
-  context: ['driving licence', 'driving license', "driver's licence", "driver's license", 'dvla', 'dl number', 'licence number', 'license number'],
+  context: [
+    'driving licence',
+    'driving license',
+    "driver's licence",
+    "driver's license",
+    'dvla',
+    'dl number',
+    'licence number',
+    'license number',
+  ],
   patterns: [
     {
       name: 'UK Driving Licence (medium)',
@@ -91,7 +109,21 @@ export const ukVehicleRegistrationRecognizer = definePatternRecognizer({
   entity: 'UK_VEHICLE_REGISTRATION',
   languages: EN,
   enabledByDefault: false,
-  context: ['vehicle', 'registration', 'number plate', 'licence plate', 'license plate', 'reg', 'vrn', 'dvla', 'v5c', 'logbook', 'mot', 'car', 'insured vehicle'],
+  context: [
+    'vehicle',
+    'registration',
+    'number plate',
+    'licence plate',
+    'license plate',
+    'reg',
+    'vrn',
+    'dvla',
+    'v5c',
+    'logbook',
+    'mot',
+    'car',
+    'insured vehicle',
+  ],
   patterns: [
     { name: 'UK plate (current)', regex: /\b[a-z]{2}\d{2}[ -]?[a-z]{3}\b/i, score: 0.3 },
     { name: 'UK plate (prefix)', regex: /\b[a-z]\d{1,3}[ -]?[a-z]{3}\b/i, score: 0.2 },

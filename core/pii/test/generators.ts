@@ -155,8 +155,9 @@ export const trNationalId = (rng: Rng): string => {
 export const deTaxId = (rng: Rng): string => {
   for (;;) {
     const body = `${int(rng, 1, 9)}${digits(rng, 9)}`;
-    const counts = [...body].reduce<Record<string, number>>((acc, c) => ({ ...acc, [c]: (acc[c] ?? 0) + 1 }), {});
-    if (Object.values(counts).every((c) => c <= 3)) return body + iso7064Mod11_10(body);
+    const counts = new Map<string, number>();
+    for (const c of body) counts.set(c, (counts.get(c) ?? 0) + 1);
+    if ([...counts.values()].every((c) => c <= 3)) return body + iso7064Mod11_10(body);
   }
 };
 export const deVatId = (rng: Rng): string => {

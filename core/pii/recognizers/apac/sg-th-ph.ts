@@ -22,8 +22,7 @@ export const uenValidate = (text: string): boolean | null => {
 
 /** Thai national id: weights 13…2 on 12 digits, check = (11 − sum mod 11) mod 10. */
 export const tninValid = (text: string): boolean =>
-  /^\d{13}$/.test(text) &&
-  (11 - (weightedSum(text, [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]) % 11)) % 10 === Number(text[12]);
+  /^\d{13}$/.test(text) && (11 - (weightedSum(text, [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]) % 11)) % 10 === Number(text[12]);
 
 /** PH TIN is invalid unless weights 9…2 on digits 1–8 give digit 9 (mod 11). */
 export const phTinInvalid = (text: string): boolean => {

@@ -4,8 +4,7 @@ import { definePatternRecognizer } from '../../pattern.ts';
 
 /** PESEL: weights 1,3,7,9,1,3,7,9,1,3; check = (10 − sum mod 10) mod 10. */
 export const peselValid = (text: string): boolean =>
-  /^\d{11}$/.test(text) &&
-  (10 - (weightedSum(text, [1, 3, 7, 9, 1, 3, 7, 9, 1, 3]) % 10)) % 10 === Number(text[10]);
+  /^\d{11}$/.test(text) && (10 - (weightedSum(text, [1, 3, 7, 9, 1, 3, 7, 9, 1, 3]) % 10)) % 10 === Number(text[10]);
 
 /** T.C. Kimlik No: d10 and d11 rules. */
 export const trNationalIdValid = (text: string): boolean => {
@@ -25,9 +24,7 @@ export const plTrRecognizers = [
     entity: 'PL_PESEL',
     languages: ['pl'],
     context: ['pesel'],
-    patterns: [
-      { name: 'PESEL', regex: /\d{2}(?:[02468][1-9]|[13579][012])(?:0[1-9]|[12]\d|3[01])\d{5}/, score: 0.4 },
-    ],
+    patterns: [{ name: 'PESEL', regex: /\d{2}(?:[02468][1-9]|[13579][012])(?:0[1-9]|[12]\d|3[01])\d{5}/, score: 0.4 }],
     validate: peselValid,
   }),
   definePatternRecognizer({
@@ -44,7 +41,18 @@ export const plTrRecognizers = [
     entity: 'TR_LICENSE_PLATE',
     languages: ['tr'],
     enabledByDefault: false,
-    context: ['plaka', 'araç plakası', 'plaka numarası', 'kayıt plakası', 'tr plaka', 'license plate', 'number plate', 'plate', 'taşıt plakası', 'kayıt'],
+    context: [
+      'plaka',
+      'araç plakası',
+      'plaka numarası',
+      'kayıt plakası',
+      'tr plaka',
+      'license plate',
+      'number plate',
+      'plate',
+      'taşıt plakası',
+      'kayıt',
+    ],
     patterns: [
       { name: 'TR plate', regex: /\b\d{2} ?[a-pr-vyz]{1,3} ?\d{2,4}\b/i, score: 0.3 },
       { name: 'TR plate (hyphenated)', regex: /\b\d{2}-[a-pr-vyz]{1,3}-\d{2,4}\b/i, score: 0.3 },

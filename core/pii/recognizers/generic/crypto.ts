@@ -28,7 +28,7 @@ const base58Decode = (value: string): Uint8Array | null => {
 /** Base58Check: the last 4 bytes are the first 4 of SHA-256(SHA-256(payload)). */
 export const base58CheckValid = (value: string): boolean => {
   const bytes = base58Decode(value);
-  if (!bytes || bytes.length !== 25) return false;
+  if (bytes?.length !== 25) return false;
   const payload = bytes.subarray(0, 21);
   const check = sha256(sha256(payload)).subarray(0, 4);
   return Buffer.from(bytes.subarray(21)).equals(check);

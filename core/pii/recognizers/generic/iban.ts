@@ -9,8 +9,7 @@ import { forEachMatch, scoreCandidate } from '../../pattern.ts';
 import type { Finding, Recognizer } from '../../types.ts';
 import { GENERIC_LANGUAGES } from '../languages.ts';
 
-const CANDIDATE =
-  /(?<![\p{L}\p{N}])[a-z]{2}\d{2}(?:[ -]?[a-z0-9]{4}){2,7}(?:[ -]?[a-z0-9]{1,3})?(?![\p{L}\p{N}])/giu;
+const CANDIDATE = /(?<![\p{L}\p{N}])[a-z]{2}\d{2}(?:[ -]?[a-z0-9]{4}){2,7}(?:[ -]?[a-z0-9]{1,3})?(?![\p{L}\p{N}])/giu;
 const ALNUM_AFTER = /[\p{L}\p{N}]/u;
 
 /** true = valid IBAN, null = valid only once upper-cased, false = invalid. */

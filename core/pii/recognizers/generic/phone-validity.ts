@@ -8,7 +8,18 @@ import { Metadata } from 'libphonenumber-js/core';
 import type { CountryCode } from 'libphonenumber-js/max';
 import metadata from 'libphonenumber-js/metadata.max.json';
 
-const NUMBER_TYPES = ['FIXED_LINE', 'MOBILE', 'TOLL_FREE', 'PREMIUM_RATE', 'PERSONAL_NUMBER', 'VOICEMAIL', 'UAN', 'PAGER', 'VOIP', 'SHARED_COST'];
+const NUMBER_TYPES = [
+  'FIXED_LINE',
+  'MOBILE',
+  'TOLL_FREE',
+  'PREMIUM_RATE',
+  'PERSONAL_NUMBER',
+  'VOICEMAIL',
+  'UAN',
+  'PAGER',
+  'VOIP',
+  'SHARED_COST',
+];
 
 /** The part of libphonenumber-js's NumberingPlan API used here (its .d.ts does not declare it). */
 type PlanApi = {
@@ -31,7 +42,9 @@ const compile = (region: CountryCode): CompiledPlan => {
     general: full(plan.nationalNumberPattern()),
     prefix: prefix ? new RegExp(`^(?:${prefix})`) : null,
     transform: plan.nationalPrefixTransformRule() ?? null,
-    types: NUMBER_TYPES.map((t) => plan.type(t)?.pattern()).filter((p): p is string => !!p).map(full),
+    types: NUMBER_TYPES.map((t) => plan.type(t)?.pattern())
+      .filter((p): p is string => !!p)
+      .map(full),
   };
 };
 

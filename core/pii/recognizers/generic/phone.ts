@@ -87,7 +87,13 @@ export const phoneRecognizerFor = (
           start,
           end,
           score: SCORE,
-          explanation: { recognizer: name, pattern: `libphonenumber ${found.region}`, originalScore: SCORE, score: SCORE, validationResult: null },
+          explanation: {
+            recognizer: name,
+            pattern: `libphonenumber ${found.region}`,
+            originalScore: SCORE,
+            score: SCORE,
+            validationResult: null,
+          },
         });
       }
       return findings;

@@ -10,8 +10,8 @@ import { definePatternRecognizer } from '../../pattern.ts';
 
 /** Province-level prefixes of GB/T 2260 (plus 71 Taiwan, 81 Hong Kong, 82 Macao, 83 Taiwan residence permits). */
 const PROVINCES = new Set([
-  11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46, 50, 51, 52, 53, 54, 61, 62,
-  63, 64, 65, 71, 81, 82, 83,
+  11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46, 50, 51, 52, 53, 54, 61, 62, 63, 64, 65, 71, 81, 82,
+  83,
 ]);
 
 const dateOk = (year: number, month: number, day: number, now: Date): boolean =>
@@ -35,7 +35,19 @@ export const piplRecognizer = definePatternRecognizer({
   name: 'PiplNationalIdRecognizer',
   entity: 'PIPL_NATIONAL_ID',
   languages: ['en', 'zh'],
-  context: ['身份证', '身份证号', '身份证号码', '居民身份证', '公民身份号码', 'id card', 'resident', 'pipl', 'identity', 'national id', 'prc'],
+  context: [
+    '身份证',
+    '身份证号',
+    '身份证号码',
+    '居民身份证',
+    '公民身份号码',
+    'id card',
+    'resident',
+    'pipl',
+    'identity',
+    'national id',
+    'prc',
+  ],
   patterns: [
     {
       name: 'PRC resident id (18)',
