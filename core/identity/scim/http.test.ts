@@ -169,6 +169,62 @@ describe('SCIM HTTP server /scim/v2', () => {
     expect((after.body['meta'] as { version: string }).version).toBe('W/"1"');
   });
 
+  it('answers hostile input with 4xx SCIM errors, never a 500', async () => {
+    const h = await open();
+    const user = (await h.call('POST', '/scim/v2/Users', newUser('erin'))).body;
+    const group = (await h.call('POST', '/scim/v2/Groups', { displayName: 'G' })).body;
+    const filters = [
+      '((((',
+      ')',
+      '[',
+      'emails[',
+      'emails[]',
+      'not',
+      'not ()',
+      'userName eq "\\x"',
+      'userName eq "a" and or',
+      '"x" eq userName',
+      'userName eq 1e999',
+      'meta.version gt "x"',
+      'groups.value eq "x" and groups[display eq 1]',
+      `userName eq "${'x'.repeat(5000)}"`,
+      'urn: eq "x"',
+      'a..b eq "x"',
+      '$ eq "x"',
+      'userName sw "\u0000"',
+    ];
+    for (const filter of filters) {
+      const response = await h.call('GET', `/scim/v2/Users?filter=${encodeURIComponent(filter)}`);
+      expect(response.status, filter).toBeLessThan(500);
+      expect(response.body['schemas'], filter).toBeDefined();
+    }
+    const bodies: [string, string, unknown][] = [
+      ['PATCH', `/scim/v2/Users/${user['id']}`, { Operations: [{ op: 'add', path: 'emails', value: [{ value: { nested: true } }] }] }],
+      ['PATCH', `/scim/v2/Users/${user['id']}`, { Operations: [{ op: 'add', path: 'name', value: [1, 2] }] }],
+      ['PATCH', `/scim/v2/Users/${user['id']}`, { Operations: [{ op: 'replace', path: 123, value: 'x' }] }],
+      ['PATCH', `/scim/v2/Users/${user['id']}`, { Operations: [null] }],
+      ['PATCH', `/scim/v2/Users/${user['id']}`, { Operations: 'add' }],
+      ['PATCH', `/scim/v2/Groups/${group['id']}`, { Operations: [{ op: 'add', path: 'members', value: [{ value: 5 }] }] }],
+      ['PATCH', `/scim/v2/Groups/${group['id']}`, { Operations: [{ op: 'add', path: 'members', value: [{ value: 'x', type: 'Group' }] }] }],
+      ['PATCH', `/scim/v2/Groups/${group['id']}`, { Operations: [{ op: 'remove', path: 'displayName' }] }],
+      ['POST', '/scim/v2/Users', { userName: ['a'] }],
+      ['POST', '/scim/v2/Users', { userName: 'x', emails: 'not-a-list-but-tolerated', name: 'str' }],
+      ['POST', '/scim/v2/Users', { userName: 'y', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': 'str' }],
+      ['POST', '/scim/v2/Groups', { displayName: 7 }],
+      ['PUT', '/scim/v2/Users/scim-user-none', { userName: 'z' }],
+      ['POST', '/scim/v2/Users/anything', { userName: 'z' }],
+      ['DELETE', '/scim/v2/Schemas', undefined],
+    ];
+    for (const [method, url, body] of bodies) {
+      const response = await h.call(method as 'POST', url, body);
+      expect(response.status, `${method} ${url} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400);
+      expect(response.status, `${method} ${url} ${JSON.stringify(body)}`).toBeLessThan(500);
+    }
+    const paging = await h.call('GET', '/scim/v2/Users?startIndex=-5&count=-3');
+    expect(paging.body).toMatchObject({ startIndex: 1, itemsPerPage: 0, totalResults: 1 });
+    expect((await h.call('GET', `/scim/v2/Users/${user['id']}`)).body['meta']).toMatchObject({ version: 'W/"1"' });
+  });
+
   it('serves discovery: ServiceProviderConfig, ResourceTypes and Schemas', async () => {
     const h = await open();
     const config = await h.call('GET', '/scim/v2/ServiceProviderConfig');
