@@ -21,8 +21,7 @@ export const oidcError = (check: string, message: string, cause?: unknown): SFId
   });
 
 /** Plain http is accepted only for a provider on this machine (local IdPs, tests); anything else needs https. */
-export const isLoopbackHttp = (url: URL): boolean =>
-  url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+export const isLoopbackHttp = (url: URL): boolean => url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 
 export const parseProviderUrl = (providerUrl: string): URL => {
   let url: URL;
@@ -37,7 +36,7 @@ export const parseProviderUrl = (providerUrl: string): URL => {
   return url;
 };
 
-const describe = (error: unknown): string => {
+export const describeOidcError = (error: unknown): string => {
   if (!(error instanceof Error)) return 'unknown error';
   const code = (error as { code?: unknown; error?: unknown }).error ?? (error as { code?: unknown }).code;
   return `${typeof code === 'string' ? `${code}: ` : ''}${error.message}`.slice(0, 300);
@@ -60,7 +59,7 @@ export const discoverProvider = async (app: App, providerUrl: string): Promise<o
     cache.set(url.href, { metadata, fetchedAt: now });
     return metadata;
   } catch (error) {
-    throw oidcError('discovery', `could not load the provider's discovery document (${describe(error)})`, error);
+    throw oidcError('discovery', `could not load the provider's discovery document (${describeOidcError(error)})`, error);
   }
 };
 
@@ -71,12 +70,7 @@ export const discoverProvider = async (app: App, providerUrl: string): Promise<o
 export const clientConfiguration = async (app: App, providerUrl: string, clientId: string): Promise<oidc.Configuration> => {
   const metadata = await discoverProvider(app, providerUrl);
   const secret = app.settings.secret('oidcClientSecret');
-  const config = new oidc.Configuration(
-    metadata,
-    clientId,
-    secret,
-    secret === undefined ? oidc.None() : oidc.ClientSecretBasic(secret),
-  );
+  const config = new oidc.Configuration(metadata, clientId, secret, secret === undefined ? oidc.None() : oidc.ClientSecretBasic(secret));
   config.timeout = requestTimeoutSeconds;
   config[oidc.customFetch] = oidcFetch(app);
   // Verify the ID token's JWS signature against the provider's JWKS too, not only TLS to the token endpoint.
@@ -84,5 +78,3 @@ export const clientConfiguration = async (app: App, providerUrl: string, clientI
   if (isLoopbackHttp(parseProviderUrl(providerUrl))) oidc.allowInsecureRequests(config);
   return config;
 };
-
-export { describe as describeOidcError };

@@ -20,7 +20,10 @@ export const oidcRoutes: ProtocolRoutes = async (fastify, { app, origin, startWe
     const { code, state, iss, error, error_description } = request.query;
     try {
       if (typeof error === 'string') {
-        throw oidcError('provider', `the provider refused the login: ${error}${error_description ? ` (${error_description.slice(0, 200)})` : ''}`);
+        throw oidcError(
+          'provider',
+          `the provider refused the login: ${error}${error_description ? ` (${error_description.slice(0, 200)})` : ''}`,
+        );
       }
       if (typeof code !== 'string' || typeof state !== 'string') {
         throw oidcError('state', 'the callback has no code or state');

@@ -34,7 +34,7 @@ export const oidcOps = {
     handler: async (input, { app }) => oidcCallback(app, input),
   }),
   'identity.oidcTestDiscovery': defineOp({
-    summary: 'Fetch a provider\'s discovery document and report what the workbench needs from it',
+    summary: "Fetch a provider's discovery document and report what the workbench needs from it",
     input: z.object({ provider_url: text(2048).optional() }),
     access: 'read',
     ...admin,

@@ -138,7 +138,7 @@ describe('OIDC against a real oidc-provider', () => {
     expect(error.detail?.['check']).toBe('token');
   });
 
-  it('rejects a subject or email that is not the ID token\'s', async () => {
+  it("rejects a subject or email that is not the ID token's", async () => {
     newApp();
     const first = await loginAt();
     const subject = await failure(oidcCallback(app, { ...first, subject: 'bob', email: 'alice@example.org' }));

@@ -133,7 +133,11 @@ export const exchangeOidcCode = async (
     }
   }
   const sid = typeof claims['sid'] === 'string' ? claims['sid'] : undefined;
-  const idpSessionId = sid ?? `idtoken-sha256:${createHash('sha256').update(tokens.id_token ?? '').digest('hex')}`;
+  const idpSessionId =
+    sid ??
+    `idtoken-sha256:${createHash('sha256')
+      .update(tokens.id_token ?? '')
+      .digest('hex')}`;
   return { pending, tokens, subject: claims.sub, email: email ?? '', idpSessionId };
 };
 
@@ -180,13 +184,13 @@ export const oidcCallback = async (
 ): Promise<OIDCTokenResult> => {
   const login = await exchangeOidcCode(app, input);
   if (!sameText(login.subject, input.subject)) {
-    throw new SFIdentityError('OIDC subject check failed: the subject is not the ID token\'s sub claim', {
+    throw new SFIdentityError("OIDC subject check failed: the subject is not the ID token's sub claim", {
       code: 'UNAUTHENTICATED',
       detail: { check: 'subject' },
     });
   }
   if (!sameText(login.email.toLowerCase(), input.email.toLowerCase())) {
-    throw new SFIdentityError('OIDC email check failed: the email is not the ID token\'s email claim', {
+    throw new SFIdentityError("OIDC email check failed: the email is not the ID token's email claim", {
       code: 'UNAUTHENTICATED',
       detail: { check: 'email' },
     });

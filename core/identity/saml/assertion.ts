@@ -85,7 +85,7 @@ export const checkAssertionConditions = (
   const data = onlyChild(bearer[0] as Element, NS.assertion, 'SubjectConfirmationData', () => structure('several SubjectConfirmationData'));
   if (data === undefined) throw samlError('recipient', 'the bearer confirmation has no SubjectConfirmationData');
   if (attr(data, 'Recipient') !== config.acsUrl) {
-    throw samlError('recipient', 'SubjectConfirmationData Recipient is not this service provider\'s ACS URL');
+    throw samlError('recipient', "SubjectConfirmationData Recipient is not this service provider's ACS URL");
   }
   if (attr(data, 'NotOnOrAfter') === undefined) {
     throw samlError('time', 'the bearer confirmation has no NotOnOrAfter');

@@ -17,12 +17,7 @@ export const childrenNamed = (parent: Element, ns: string, localName: string): E
   );
 
 /** The single direct child with that name, or undefined; more than one is reported by `onMany`. */
-export const onlyChild = (
-  parent: Element,
-  ns: string,
-  localName: string,
-  onMany: () => never,
-): Element | undefined => {
+export const onlyChild = (parent: Element, ns: string, localName: string, onMany: () => never): Element | undefined => {
   const found = childrenNamed(parent, ns, localName);
   if (found.length > 1) onMany();
   return found[0];

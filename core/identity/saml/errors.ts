@@ -45,7 +45,5 @@ export const samlError = (check: SamlCheck, message: string, cause?: unknown): S
 export const failedCheckOf = (error: unknown): SamlCheck | undefined => {
   if (!(error instanceof SFIdentityError)) return undefined;
   const check = error.detail?.['check'];
-  return typeof check === 'string' && (samlChecks as readonly string[]).includes(check)
-    ? (check as SamlCheck)
-    : undefined;
+  return typeof check === 'string' && (samlChecks as readonly string[]).includes(check) ? (check as SamlCheck) : undefined;
 };

@@ -70,7 +70,11 @@ describe('SAML HTTP routes', () => {
     const res = await t.server.inject({ method: 'POST', url: '/saml/acs', headers: { ...headers, accept: 'application/json' }, payload });
     expect(res.json()).toMatchObject({ subject: 'alice@example.org', email: 'alice@example.org' });
     expect(typeof res.json().session_jwt).toBe('string');
-    const html = await t.server.inject({ method: 'POST', url: '/saml/acs', ...splitForm({ SAMLResponse: response({ assertionId: '_a2' }), RelayState: '//evil.example/' }) });
+    const html = await t.server.inject({
+      method: 'POST',
+      url: '/saml/acs',
+      ...splitForm({ SAMLResponse: response({ assertionId: '_a2' }), RelayState: '//evil.example/' }),
+    });
     expect(html.body).toContain('content="0;url=/"');
   });
 

@@ -36,7 +36,7 @@ const admin = { tier: 'admin' } as const;
 
 export const samlOps = {
   'identity.samlMetadata': defineOp({
-    summary: 'This service provider\'s SAML 2.0 metadata XML (also served at GET /saml/metadata)',
+    summary: "This service provider's SAML 2.0 metadata XML (also served at GET /saml/metadata)",
     input: z.object({}),
     access: 'read',
     tier: 'free',

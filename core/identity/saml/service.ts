@@ -113,17 +113,19 @@ const dryRunTracker = (app: App): SamlTracker => ({
 });
 
 export type SamlTestReport =
-  | { readonly ok: true; readonly subject: string; readonly email: string; readonly issuer: string; readonly signed_parts: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly subject: string;
+      readonly email: string;
+      readonly issuer: string;
+      readonly signed_parts: readonly string[];
+    }
   | { readonly ok: false; readonly check: SamlCheck; readonly message: string };
 
 /** Validates a pasted SAMLResponse without logging anyone in, and says which check failed and why. */
 export const samlTestResponse = async (app: App, samlResponse: string, options: SamlCallOptions = {}): Promise<SamlTestReport> => {
   try {
-    const result: ValidatedSamlResponse = validateSamlResponse(
-      samlResponse,
-      await samlValidatorConfig(app, options),
-      dryRunTracker(app),
-    );
+    const result: ValidatedSamlResponse = validateSamlResponse(samlResponse, await samlValidatorConfig(app, options), dryRunTracker(app));
     return { ok: true, subject: result.subject, email: result.email, issuer: result.issuer, signed_parts: result.signedParts };
   } catch (error) {
     const check = failedCheckOf(error);

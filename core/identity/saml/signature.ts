@@ -114,7 +114,10 @@ export const verifyEnvelopedSignature = (
   }
   const validUnderKeyInfo = keyInfoCertificates(signature).some((cert) => verifyWith(fullXml, signature, cert));
   if (validUnderKeyInfo) {
-    throw samlError('certificate', `the ${what} is signed by a certificate that is not in the trusted set (KeyInfo certificates are never trusted)`);
+    throw samlError(
+      'certificate',
+      `the ${what} is signed by a certificate that is not in the trusted set (KeyInfo certificates are never trusted)`,
+    );
   }
   throw samlError('signature', `the ${what} signature is invalid (the content was altered or the signer is unknown)`);
 };

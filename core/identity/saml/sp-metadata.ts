@@ -17,8 +17,7 @@ const escapeXml = (value: string): string =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 /** The base64 body of a PEM certificate (no armour, no whitespace), as X509Certificate wants it. */
-export const pemBody = (pem: string): string =>
-  pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+export const pemBody = (pem: string): string => pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
 
 /**
  * SAML 2.0 SP metadata (valid against saml-schema-metadata-2.0.xsd): entity id, the HTTP-POST ACS, the NameID

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../app.ts';
 import { failedCheckOf } from './errors.ts';
-import { type SignaturePolicy } from './config.ts';
+import type { SignaturePolicy } from './config.ts';
 import { allowedAlgorithms, ALG } from './signature.ts';
 import { createRequestId, samlTracker } from './store.ts';
 import { buildResponse, makeTestIdp, type ResponseFields, SP, signElement, type TestIdp, toBase64 } from './test/idp.ts';
@@ -138,16 +138,15 @@ describe('SAML validator: signatures and wrapping', () => {
 
   it('rejects a duplicated assertion (a forged copy beside the signed one)', () => {
     const original = signedAssertion();
-    const forged = /<saml:Assertion[\s\S]*<\/saml:Assertion>/
-      .exec(buildResponse(NOW, { assertionId: '_evil', nameId: 'admin@example.org' }))?.[0] ?? '';
+    const forged =
+      /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(buildResponse(NOW, { assertionId: '_evil', nameId: 'admin@example.org' }))?.[0] ?? '';
     const doubled = original.replace('</samlp:Response>', `${forged}</samlp:Response>`);
     expect(rejection(toBase64(doubled))).toBe('structure');
   });
 
   it('rejects a forged assertion that reuses the signed assertion id', () => {
     const original = signedAssertion();
-    const forged = /<saml:Assertion[\s\S]*<\/saml:Assertion>/
-      .exec(buildResponse(NOW, { nameId: 'admin@example.org' }))?.[0] ?? '';
+    const forged = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(buildResponse(NOW, { nameId: 'admin@example.org' }))?.[0] ?? '';
     const doubled = original.replace('<samlp:Status>', `<samlp:Extensions>${forged}</samlp:Extensions><samlp:Status>`);
     expect(rejection(toBase64(doubled))).toBe('structure');
   });

@@ -49,13 +49,7 @@ const assertUniqueIds = (elements: readonly Element[]): void => {
 
 const checkPolicy = (policy: SignaturePolicy, response: boolean, assertion: boolean): void => {
   const ok =
-    policy === 'both'
-      ? response && assertion
-      : policy === 'either'
-        ? response || assertion
-        : policy === 'response'
-          ? response
-          : assertion;
+    policy === 'both' ? response && assertion : policy === 'either' ? response || assertion : policy === 'response' ? response : assertion;
   if (!ok) {
     const have = response ? 'only the response is signed' : assertion ? 'only the assertion is signed' : 'nothing is signed';
     throw samlError('signature', `signature policy "${policy}" is not met: ${have}`);
@@ -95,11 +89,7 @@ const checkStatus = (response: Element): void => {
  * against trusted certificates, then every check on the signed XML only, and last the state-changing checks
  * (InResponseTo consumed, assertion id remembered) so a rejected message never burns a legitimate one.
  */
-export const validateSamlResponse = (
-  encoded: string,
-  config: SamlValidatorConfig,
-  tracker: SamlTracker,
-): ValidatedSamlResponse => {
+export const validateSamlResponse = (encoded: string, config: SamlValidatorConfig, tracker: SamlTracker): ValidatedSamlResponse => {
   if (config.trustedCerts.length === 0) throw samlError('config', 'no trusted IdP certificate is configured');
   if (config.expectedIssuer === '') throw samlError('config', 'no expected IdP issuer is configured');
   const xml = decodeUtf8Xml(decodeBase64Message(encoded, config.limits)).replace(/\r\n?/g, '\n');
@@ -121,8 +111,7 @@ export const validateSamlResponse = (
       throw samlError('signature', 'a signature sits somewhere other than on the Response or the Assertion');
     }
   }
-  const verify = (element: Element, what: string) =>
-    verifyEnvelopedSignature(xml, element, what, config.trustedCerts, config.algorithms);
+  const verify = (element: Element, what: string) => verifyEnvelopedSignature(xml, element, what, config.trustedCerts, config.algorithms);
   const signedResponseXml = verify(root, 'response');
   const signedAssertionXml = verify(assertion, 'assertion');
   checkPolicy(config.signaturePolicy, signedResponseXml !== undefined, signedAssertionXml !== undefined);
@@ -141,18 +130,14 @@ export const validateSamlResponse = (
   checkIssuer(trustedAssertion, config.expectedIssuer, 'assertion', true);
   const destination = attr(response, 'Destination');
   if (destination !== undefined && destination !== config.acsUrl) {
-    throw samlError('destination', 'the response Destination is not this service provider\'s ACS URL');
+    throw samlError('destination', "the response Destination is not this service provider's ACS URL");
   }
   if (destination === undefined && signedResponseXml !== undefined) {
     throw samlError('destination', 'a signed response must carry a Destination');
   }
   const conditions = checkAssertionConditions(trustedAssertion, config);
   const responseInResponseTo = attr(response, 'InResponseTo');
-  if (
-    responseInResponseTo !== undefined &&
-    conditions.inResponseTo !== undefined &&
-    responseInResponseTo !== conditions.inResponseTo
-  ) {
+  if (responseInResponseTo !== undefined && conditions.inResponseTo !== undefined && responseInResponseTo !== conditions.inResponseTo) {
     throw samlError('in_response_to', 'the response and the assertion answer different requests');
   }
   const inResponseTo = conditions.inResponseTo ?? responseInResponseTo;

@@ -94,7 +94,9 @@ const SamlSection = ({ saml }: { saml: SamlView }) => {
         Download SP metadata
       </button>
       {saml.idp.error ? (
-        <p role="alert" className="alert">IdP: {saml.idp.error}</p>
+        <p role="alert" className="alert">
+          IdP: {saml.idp.error}
+        </p>
       ) : (
         <p role="status" className="muted">
           IdP: {saml.idp.trusted_cert_count} trusted certificate(s){saml.idp.issuer ? `, issuer ${saml.idp.issuer}` : ''}.
@@ -105,11 +107,20 @@ const SamlSection = ({ saml }: { saml: SamlView }) => {
           <legend>Identity provider</legend>
           <label className="field">
             IdP metadata URL
-            <input type="url" value={metadataUrl} onChange={(e) => setMetadataUrl(e.target.value)} placeholder="https://idp.example.com/metadata" />
+            <input
+              type="url"
+              value={metadataUrl}
+              onChange={(e) => setMetadataUrl(e.target.value)}
+              placeholder="https://idp.example.com/metadata"
+            />
           </label>
           <label className="field">
             IdP metadata file
-            <input type="file" accept=".xml,application/xml,application/samlmetadata+xml" onChange={(e) => void onFile(e.target.files?.[0])} />
+            <input
+              type="file"
+              accept=".xml,application/xml,application/samlmetadata+xml"
+              onChange={(e) => void onFile(e.target.files?.[0])}
+            />
           </label>
           <label className="field idp-wide">
             IdP metadata XML
@@ -182,7 +193,12 @@ const OidcSection = () => {
           <legend>Provider</legend>
           <label className="field">
             Provider URL
-            <input type="url" value={providerUrl} onChange={(e) => setProviderUrl(e.target.value)} placeholder="https://login.example.com" />
+            <input
+              type="url"
+              value={providerUrl}
+              onChange={(e) => setProviderUrl(e.target.value)}
+              placeholder="https://login.example.com"
+            />
           </label>
           <label className="field">
             Client ID
@@ -221,7 +237,11 @@ export const IdentitySettingsScreen = () => {
     void load();
   }, [load]);
   return (
-    <Page title="Identity Settings" description="Single sign-on through a SAML 2.0 identity provider or an OpenID Connect provider." error={error}>
+    <Page
+      title="Identity Settings"
+      description="Single sign-on through a SAML 2.0 identity provider or an OpenID Connect provider."
+      error={error}
+    >
       {message ? (
         <p role="status" className="notice">
           {message}

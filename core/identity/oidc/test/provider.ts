@@ -22,7 +22,12 @@ export const testAccounts: Readonly<Record<string, { email: string }>> = {
   bob: { email: 'bob@example.org' },
 };
 
-export const startTestProvider = async (options: { redirectUris: string[]; clientSecret?: string }): Promise<TestProvider> => {
+export const startTestProvider = async (options: {
+  redirectUris: string[];
+  clientSecret?: string;
+  /** A native client with the loopback redirect `http://127.0.0.1/oidc/callback`, any port (RFC 8252 7.3). */
+  loopbackNativeClient?: boolean;
+}): Promise<TestProvider> => {
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
   const server = createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -35,7 +40,8 @@ export const startTestProvider = async (options: { redirectUris: string[]; clien
         client_id: 'workbench',
         client_secret: clientSecret,
         token_endpoint_auth_method: 'client_secret_basic',
-        redirect_uris: options.redirectUris,
+        redirect_uris: options.loopbackNativeClient ? ['http://127.0.0.1/oidc/callback'] : options.redirectUris,
+        ...(options.loopbackNativeClient ? { application_type: 'native' as const } : {}),
         response_types: ['code'],
         grant_types: ['authorization_code'],
       },
@@ -60,18 +66,36 @@ export const startTestProvider = async (options: { redirectUris: string[]; clien
       return grant;
     },
     cookies: { keys: ['test-cookie-key-0123456789'] },
-    jwks: { keys: [{ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'test', use: 'sig', alg: 'RS256' }] },
+    jwks: {
+      keys: [
+        {
+          ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+          kid: 'test',
+          use: 'sig',
+          alg: 'RS256',
+        },
+      ],
+    },
   });
   provider.on('server_error', () => {});
   const callback = provider.callback();
   handler = (req, res) => {
     if (req.url?.startsWith('/interaction/')) {
-      provider
-        .interactionFinished(req, res, { login: { accountId: account } }, { mergeWithLastSubmission: false })
-        .catch(() => {
-          res.statusCode = 400;
-          res.end('interaction failed');
-        });
+      // Native clients (RFC 8252) always get a consent prompt from oidc-provider; answer it like a user would.
+      const finish = async (): Promise<void> => {
+        const details = await provider.interactionDetails(req, res);
+        if (details.prompt.name === 'consent' && details.session?.accountId) {
+          const grant = new provider.Grant({ accountId: details.session.accountId, clientId: String(details.params.client_id) });
+          grant.addOIDCScope('openid email profile');
+          await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+          return;
+        }
+        await provider.interactionFinished(req, res, { login: { accountId: account } }, { mergeWithLastSubmission: false });
+      };
+      finish().catch(() => {
+        res.statusCode = 400;
+        res.end('interaction failed');
+      });
       return;
     }
     callback(req, res);
