@@ -48,6 +48,8 @@ export type App = {
   readonly events: EventBus;
   readonly now: () => Date;
   readonly services: Map<string, unknown>;
+  /** Opens a URL in the user's own browser; only the desktop app has one (RFC 8252 login). */
+  readonly openExternal: ((url: string) => Promise<void>) | undefined;
   close(): void;
 };
 
@@ -58,6 +60,7 @@ export type CreateAppOptions = {
   readonly secrets?: SecretStore;
   readonly log?: Logger;
   readonly now?: () => Date;
+  readonly openExternal?: (url: string) => Promise<void>;
 };
 
 export const createApp = (options: CreateAppOptions): App => {
@@ -75,6 +78,7 @@ export const createApp = (options: CreateAppOptions): App => {
     events: createEventBus(),
     now: options.now ?? (() => new Date()),
     services,
+    openExternal: options.openExternal,
     close: () => {
       for (const value of services.values()) {
         const closable = value as { close?: () => void };

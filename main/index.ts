@@ -19,7 +19,12 @@ protocol.registerSchemesAsPrivileged([{ scheme: appScheme, privileges: { standar
 const start = async (): Promise<void> => {
   await electronApp.whenReady();
   const dataDir = process.env.SVC_DATA_DIR || electronApp.getPath('userData');
-  const core = createApp({ dataDir, log, secrets: desktopSecretStore(dataDir, safeStorage) });
+  const core = createApp({
+    dataDir,
+    log,
+    secrets: desktopSecretStore(dataDir, safeStorage),
+    openExternal: (url) => (isSafeExternalUrl(url) ? shell.openExternal(url) : Promise.reject(new Error('Refusing a non-http(s) URL'))),
+  });
 
   protocol.handle(appScheme, (request) => rendererResponder(rendererDir)(request.url));
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));

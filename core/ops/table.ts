@@ -5,6 +5,7 @@ import { clauseOps } from '../cec/clauses/ops.ts';
 import { dpaOps } from '../cec/dpa/ops.ts';
 import { chatOps } from '../chat/ops.ts';
 import { apiKeyOps } from '../identity/api-keys/ops.ts';
+import { desktopLoginOps } from '../identity/oidc/desktop-login.ts';
 import { oidcOps } from '../identity/oidc/ops.ts';
 import { samlOps } from '../identity/saml/ops.ts';
 import { scimOps } from '../identity/scim/ops.ts';
@@ -30,6 +31,7 @@ export const operations = {
   ...ssoOps,
   ...samlOps,
   ...oidcOps,
+  ...desktopLoginOps,
 } as const;
 
 export type Operations = typeof operations;

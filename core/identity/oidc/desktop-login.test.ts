@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../../app.ts';
+import { desktopOidcLogin } from './desktop-login.ts';
+import { followLogin, startTestProvider, type TestProvider } from './test/provider.ts';
+
+let provider: TestProvider | undefined;
+let app: App | undefined;
+afterEach(async () => {
+  await provider?.close();
+  app?.close();
+});
+
+describe('desktop OIDC sign-in (RFC 8252)', () => {
+  it('opens the system browser, receives the code on 127.0.0.1 and returns the token result', async () => {
+    const opened: string[] = [];
+    // The "system browser": follows the provider's login and lands on the loopback redirect.
+    const browser = async (url: string): Promise<void> => {
+      opened.push(url);
+      const redirectUri = new URL(url).searchParams.get('redirect_uri') ?? '';
+      const back = await followLogin(url, redirectUri);
+      await fetch(back);
+    };
+    provider = await startTestProvider({ redirectUris: [], loopbackNativeClient: true });
+    app = createApp({
+      dataDir: ':memory:',
+      env: { SVC_OIDC_PROVIDER_URL: provider.issuer, SVC_OIDC_CLIENT_ID: provider.clientId, SVC_OIDC_CLIENT_SECRET: provider.clientSecret },
+      openExternal: browser,
+    });
+    const result = await desktopOidcLogin(app, { timeoutMs: 20_000 });
+    expect(result).toMatchObject({ subject: 'alice', email: 'alice@example.org', token_type: 'Bearer' });
+    expect(result.session_jwt.split('.')).toHaveLength(3);
+    expect(opened).toHaveLength(1);
+    const sent = new URL(opened[0] ?? '');
+    expect(sent.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(sent.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oidc\/callback$/);
+  });
+
+  it('is unavailable without a desktop browser (svc serve)', async () => {
+    app = createApp({ dataDir: ':memory:', env: {} });
+    await expect(desktopOidcLogin(app)).rejects.toThrow(/desktop app/);
+  });
+});
