@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { App } from '../app.ts';
 import { AppError, SFCECBuildError } from '../errors.ts';
@@ -12,6 +14,8 @@ import type { BundleResult } from './types.ts';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 const bundleId = z.string().min(1).max(100);
+/** Inline (IPC) verification holds the bundle in memory: 256 MiB of ZIP at most; larger ones go by path. */
+const maxInlineBase64 = Math.ceil((256 * 1024 * 1024) / 3) * 4;
 
 /** The client of an app (one per app, so config stays per app). */
 const clientOf = (app: App): SFCECClient => new SFCECClient({ app });
@@ -120,6 +124,29 @@ export const cecOps = {
         ...(input.key === undefined ? {} : { key: input.key }),
         ...(input.public_key === undefined ? {} : { publicKey: input.public_key }),
       });
+    },
+  }),
+  'cec.verifyUpload': defineOp({
+    summary: 'Verify bundle bytes sent inline (desktop IPC; browsers stream to POST /v1/risk/cec/verify instead)',
+    input: z.object({
+      content_base64: z.string().min(1).max(maxInlineBase64),
+      key: z.string().min(1).max(1024).optional(),
+      public_key: z.string().min(1).max(20_000).optional(),
+    }),
+    access: 'read',
+    tier: 'api',
+    handler: async (input, ctx) => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-verify-'));
+      try {
+        const file = join(dir, 'upload.zip');
+        writeFileSync(file, Buffer.from(input.content_base64, 'base64'), { mode: 0o600 });
+        return await clientOf(ctx.app).verifyBundle(file, {
+          ...(input.key === undefined ? {} : { key: input.key }),
+          ...(input.public_key === undefined ? {} : { publicKey: input.public_key }),
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   }),
   'cec.reissueDownloadUrl': defineOp({

@@ -1,0 +1,115 @@
+import { create } from 'zustand';
+import { newRequestId, type OpOutput, transport } from '../transport/index.ts';
+import { callOp, messageOf } from './call.ts';
+
+export type BundleListItem = OpOutput<'cec.listBundles'>['items'][number];
+export type BuiltBundle = OpOutput<'cec.buildBundle'>;
+export type Verification = OpOutput<'cec.verifyBundle'>;
+export type BuildProgress = { readonly done: number; readonly total: number | null; readonly message: string };
+export type BuildForm = { readonly projectId: string; readonly from: string; readonly to: string; readonly frameworks: string[] };
+
+type BundlesState = {
+  readonly bundles: BundleListItem[];
+  readonly total: number;
+  readonly building: boolean;
+  readonly progress: BuildProgress | null;
+  readonly built: BuiltBundle | null;
+  readonly error: string | null;
+  readonly notice: string | null;
+  readonly verifying: boolean;
+  readonly verification: Verification | null;
+  readonly verifiedName: string | null;
+  readonly verifyError: string | null;
+  loadBundles(): Promise<void>;
+  build(form: BuildForm): Promise<void>;
+  reissue(bundleId: string): Promise<void>;
+  verifyFile(file: File): Promise<void>;
+};
+
+const toBase64 = async (file: File): Promise<string> => {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+};
+
+/** Browsers stream the ZIP to the upload route (the op route caps JSON bodies at 1 MiB); IPC sends it inline. */
+const verifyUpload = async (file: File): Promise<Verification> => {
+  if (transport.kind === 'ipc') return callOp('cec.verifyUpload', { content_base64: await toBase64(file) });
+  const response = await fetch('/v1/risk/cec/verify', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/zip' },
+    body: file,
+  });
+  const body = (await response.json()) as Verification | { detail: string };
+  if (!response.ok || 'detail' in body) throw new Error('detail' in body ? body.detail : `Upload failed (${response.status})`);
+  return body;
+};
+
+/** Bundles and Verify screens: build with progress, the registry list, reissue, and verification of a ZIP. */
+export const useBundles = create<BundlesState>((set, get) => ({
+  bundles: [],
+  total: 0,
+  building: false,
+  progress: null,
+  built: null,
+  error: null,
+  notice: null,
+  verifying: false,
+  verification: null,
+  verifiedName: null,
+  verifyError: null,
+
+  loadBundles: async () => {
+    try {
+      const page = await callOp('cec.listBundles', { limit: 50 });
+      set({ bundles: page.items, total: page.total });
+    } catch (error) {
+      set({ error: messageOf(error) });
+    }
+  },
+
+  build: async (form) => {
+    const requestId = newRequestId();
+    set({ building: true, progress: { done: 0, total: null, message: 'starting' }, built: null, error: null, notice: null });
+    const stop = transport.subscribe('progress', (event) => {
+      if (event.requestId === requestId) set({ progress: { done: event.done, total: event.total, message: event.message } });
+    });
+    try {
+      const built = await callOp(
+        'cec.buildBundle',
+        { project_id: form.projectId, date_range: [form.from, form.to], frameworks: form.frameworks },
+        { requestId },
+      );
+      set({ built, notice: `Built ${built.bundle_id}` });
+      await get().loadBundles();
+    } catch (error) {
+      set({ error: messageOf(error) });
+    } finally {
+      stop();
+      set({ building: false, progress: null });
+    }
+  },
+
+  reissue: async (bundleId) => {
+    try {
+      const result = await callOp('cec.reissueDownloadUrl', { bundle_id: bundleId });
+      set({ notice: `Download link of ${bundleId} now expires ${result.expires_at}`, error: null });
+      await get().loadBundles();
+    } catch (error) {
+      set({ error: messageOf(error) });
+    }
+  },
+
+  verifyFile: async (file) => {
+    set({ verifying: true, verification: null, verifyError: null, verifiedName: file.name });
+    try {
+      set({ verification: await verifyUpload(file) });
+    } catch (error) {
+      set({ verifyError: messageOf(error) });
+    } finally {
+      set({ verifying: false });
+    }
+  },
+}));
