@@ -190,7 +190,7 @@ describe('ad-hoc and custom recognizers', () => {
     expect(found('TOP SECRET', { adHocRecognizers: [word] }).map((f) => f.text)).toEqual(['SECRET']);
   });
   it('rejects unsafe user regexes before running them', () => {
-    for (const regex of ['(a+)+$', '(\\w+\\s?)*x', '(a|aa)*b', '(?=x)y', '(a)\\1', '(\\d+-){3}']) {
+    for (const regex of ['(a+)+$', '(?:a+)+', '(\\w+\\s?)*x', '(?:\\w+\\s?)*x', '(a|aa)*b', '(?=x)y', '(?<!x)y', '(a)\\1', '(\\d+-){3}']) {
       const error = expectAppError(
         () =>
           engine.scan('x', { adHocRecognizers: [{ name: 'bad', supported_entity: 'BAD', patterns: [{ name: 'p', regex, score: 0.5 }] }] }),

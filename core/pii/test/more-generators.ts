@@ -71,3 +71,8 @@ export const luhnNumber = (rng: Rng, prefix: string, length: number): string => 
   const body = prefix + digits(rng, length - prefix.length - 1);
   return body + luhnCheckDigit(body);
 };
+
+/** n random capital letters. */
+export const L = (rng: Rng, n: number) => Array.from({ length: n }, () => String.fromCharCode(65 + int(rng, 0, 25))).join('');
+/** Two-digit zero padding. */
+export const p2 = (n: number) => String(n).padStart(2, '0');
