@@ -109,11 +109,12 @@ export const settingsEnv: Readonly<Partial<Record<SettingKey, string>>> = {
 };
 
 /** Secrets: stored encrypted at rest, never returned to any caller, only reported as set or unset. */
-export const secretNames = ['signingKey', 'chatApiKey', 'oidcClientSecret', 'sessionKey'] as const;
+export const secretNames = ['signingKey', 'chatApiKey', 'oidcClientSecret', 'sessionKey', 'samlSpSigningKey'] as const;
 export type SecretName = (typeof secretNames)[number];
 export const secretsEnv: Readonly<Record<SecretName, string>> = {
   signingKey: 'SVC_SIGNING_KEY',
   chatApiKey: 'PROVIDER_API_KEY',
   oidcClientSecret: 'SVC_OIDC_CLIENT_SECRET',
   sessionKey: 'SVC_SESSION_KEY',
+  samlSpSigningKey: 'SVC_SAML_SP_SIGNING_KEY',
 };

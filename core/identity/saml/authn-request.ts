@@ -1,4 +1,7 @@
+import { sign } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
+
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 
 export type AuthnRequestInput = {
   readonly id: string;
@@ -8,6 +11,8 @@ export type AuthnRequestInput = {
   readonly acsUrl: string;
   readonly spEntityId: string;
   readonly relayState?: string | undefined;
+  /** SP private key (PEM): when given, the query is signed (SAML bindings 3.4.4.1, RSA-SHA256). */
+  readonly signingKeyPem?: string | undefined;
 };
 
 const escapeXml = (value: string): string =>
@@ -26,8 +31,13 @@ export const authnRequestRedirectUrl = (input: AuthnRequestInput): string => {
     `<saml:Issuer>${escapeXml(input.spEntityId)}</saml:Issuer>` +
     `<samlp:NameIDPolicy Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified" AllowCreate="true"/>` +
     `</samlp:AuthnRequest>`;
-  const url = new URL(input.destination);
-  url.searchParams.set('SAMLRequest', deflateRawSync(Buffer.from(xml, 'utf8')).toString('base64'));
-  if (input.relayState !== undefined) url.searchParams.set('RelayState', input.relayState);
-  return url.href;
+  // Built by hand: a redirect signature covers these exact bytes, in this order.
+  let query = `SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(xml, 'utf8')).toString('base64'))}`;
+  if (input.relayState !== undefined) query += `&RelayState=${encodeURIComponent(input.relayState)}`;
+  if (input.signingKeyPem !== undefined) {
+    query += `&SigAlg=${encodeURIComponent(RSA_SHA256)}`;
+    const signature = sign('sha256', Buffer.from(query, 'utf8'), input.signingKeyPem).toString('base64');
+    query += `&Signature=${encodeURIComponent(signature)}`;
+  }
+  return `${input.destination}${input.destination.includes('?') ? '&' : '?'}${query}`;
 };

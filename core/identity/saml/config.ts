@@ -27,6 +27,8 @@ export const samlConfigSchema = z.object({
   spBaseUrl: z.string().url().or(z.literal('')).default(''),
   /** SP signing certificate (PEM) published in the metadata; '' = none. */
   spSigningCertPem: z.string().max(20_000).default(''),
+  /** Sign AuthnRequests (redirect binding, RSA-SHA256) with the secret samlSpSigningKey (SVC_SAML_SP_SIGNING_KEY). */
+  authnRequestsSigned: z.boolean().default(false),
   metadataTimeoutMs: z.number().int().min(100).max(60_000).default(5000),
   metadataMaxBytes: z.number().int().min(1024).max(10_000_000).default(1_000_000),
   metadataCacheSeconds: z.number().int().min(0).max(86_400).default(3600),

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { verify } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -142,6 +143,21 @@ describe('SP-initiated login and the test tool', () => {
     await samlAcs(app, signed({ inResponseTo: request_id }));
     const replayed = await samlAcs(app, signed({ inResponseTo: request_id, assertionId: '_other' })).catch((e: unknown) => e);
     expect(failedCheckOf(replayed)).toBe('in_response_to');
+  });
+
+  it('signs the AuthnRequest redirect when configured, and says so in the metadata', async () => {
+    configuredApp();
+    const sp = makeTestIdp('sp');
+    setSamlConfig(app, { authnRequestsSigned: true, spSigningCertPem: sp.cert });
+    await expect(samlLoginRedirect(app)).rejects.toThrow(/no SP signing key/);
+    app.settings.setSecret('samlSpSigningKey', sp.key);
+    const { url } = await samlLoginRedirect(app, { relayState: '/' });
+    const query = url.slice(url.indexOf('?') + 1);
+    const [signed = '', signature = ''] = query.split('&Signature=');
+    expect(signed).toContain('&SigAlg=http%3A%2F%2Fwww.w3.org%2F2001%2F04%2Fxmldsig-more%23rsa-sha256');
+    expect(verify('sha256', Buffer.from(signed), sp.cert, Buffer.from(decodeURIComponent(signature), 'base64'))).toBe(true);
+    expect(samlMetadata(app)).toContain('AuthnRequestsSigned="true"');
+    expect(() => xmllint(samlMetadata(app))).not.toThrow();
   });
 
   it('reports which check failed without consuming anything', async () => {

@@ -23,7 +23,12 @@ export const spEndpoints = (app: App, config: SamlConfig, options: SamlCallOptio
 export const samlMetadata = (app: App, options: SamlCallOptions = {}): string => {
   const config = getSamlConfig(app);
   const { entityId, acsUrl } = spEndpoints(app, config, options);
-  return buildSpMetadata({ entityId, acsUrl, signingCertPem: config.spSigningCertPem, authnRequestsSigned: false });
+  return buildSpMetadata({
+    entityId,
+    acsUrl,
+    signingCertPem: config.spSigningCertPem,
+    authnRequestsSigned: config.authnRequestsSigned,
+  });
 };
 
 /** The IdP as configured: pasted metadata XML, the metadata URL (fetched, cached), plus any extra PEMs. */
@@ -143,6 +148,10 @@ export const samlLoginRedirect = async (
   const idp = await resolveIdp(app, config);
   if (idp.ssoUrl === undefined) throw samlError('config', 'the IdP metadata has no HTTP-Redirect SingleSignOnService');
   const { entityId, acsUrl } = spEndpoints(app, config, options);
+  const signingKeyPem = config.authnRequestsSigned ? app.settings.secret('samlSpSigningKey') : undefined;
+  if (config.authnRequestsSigned && signingKeyPem === undefined) {
+    throw samlError('config', 'AuthnRequest signing is on but no SP signing key is set (SVC_SAML_SP_SIGNING_KEY)');
+  }
   const request_id = createRequestId(app, config.requestTtlSeconds, options.relayState);
   const url = authnRequestRedirectUrl({
     id: request_id,
@@ -151,6 +160,7 @@ export const samlLoginRedirect = async (
     acsUrl,
     spEntityId: entityId,
     relayState: options.relayState,
+    signingKeyPem,
   });
   return { url, request_id };
 };
