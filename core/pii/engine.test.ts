@@ -127,9 +127,12 @@ describe('filters, thresholds, allow and deny lists', () => {
   it('applies the global and per-entity thresholds', () => {
     const text = 'mail a@example.com, ref 536221234';
     expect(found(text, { scoreThreshold: 0.5 }).map((f) => f.type)).toEqual(['EMAIL_ADDRESS']);
-    expect(found(text, { perEntityThresholds: { EMAIL_ADDRESS: 1.01 }, entities: ['EMAIL_ADDRESS', 'US_SSN'] }).map((f) => f.type)).toEqual(
-      ['US_SSN'],
-    );
+    const both = { entities: ['EMAIL_ADDRESS', 'US_SSN'] };
+    expect(found(text, { ...both, perEntityThresholds: { US_SSN: 0.5 } }).map((f) => f.type)).toEqual(['EMAIL_ADDRESS']);
+    expect(found(text, { ...both, scoreThreshold: 0.5, perEntityThresholds: { US_SSN: 0 } }).map((f) => f.type)).toEqual([
+      'EMAIL_ADDRESS',
+      'US_SSN',
+    ]);
   });
   it('drops allow-listed values (exact and regex)', () => {
     const text = 'a@example.com b@example.org';
@@ -158,6 +161,8 @@ describe('filters, thresholds, allow and deny lists', () => {
   it('rejects unknown languages and entities', () => {
     expectAppError(() => engine.scan('x', { language: 'xx' }), 'VALIDATION');
     expectAppError(() => engine.scan('x', { entities: ['NOPE'] }), 'VALIDATION');
+    expectAppError(() => engine.scan('x', { scoreThreshold: 1.5 }), 'VALIDATION');
+    expectAppError(() => engine.scan('x', { perEntityThresholds: { US_SSN: -1 } }), 'VALIDATION');
   });
   it('orders by score desc, start asc, length desc', () => {
     const entities = engine.scan('536221234 a@example.com 2024-01-15').entities;

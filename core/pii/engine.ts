@@ -57,6 +57,8 @@ export const createPiiEngine = (options: CreatePiiEngineOptions = {}): PiiEngine
 
   const scan: PiiEngine['scan'] = (text, opts = {}) => {
     const language = opts.language ?? DEFAULT_LANGUAGE;
+    for (const t of [opts.scoreThreshold, ...Object.values(opts.perEntityThresholds ?? {})])
+      if (t !== undefined && !(t >= 0 && t <= 1)) throw new AppError('VALIDATION', 'score thresholds must be between 0 and 1');
     if (!languageSet.has(language)) throw new AppError('VALIDATION', `unsupported language: ${language}`);
     const requestRecognizers = [
       ...(opts.adHocRecognizers ?? []).map((r) => adHocToRecognizer(r, language)),

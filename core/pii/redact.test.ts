@@ -41,4 +41,11 @@ describe('redact', () => {
     const start = cp.indexOf('张');
     expect(redact(text, [f('PERSON', start, start + 2, 0.85)])).toContain('写信给 <PERSON> at');
   });
+  it('keeps offsets consistent around lone surrogates (invalid UTF-16)', () => {
+    const text = '\uD800 mail a@example.com \uDC00 end 😀';
+    const result = createPiiEngine().scan(text);
+    const email = result.entities.find((e) => e.type === 'EMAIL_ADDRESS');
+    expect(email && [...text].slice(email.start, email.end).join('')).toBe('a@example.com');
+    expect(result.redacted_text).toBe('\uD800 mail <EMAIL_ADDRESS> \uDC00 end 😀');
+  });
 });
