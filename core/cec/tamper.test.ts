@@ -162,4 +162,23 @@ describe('tampering each part of a bundle', () => {
     expect(wrong.manifest_valid).toBe(false);
     expect(wrong.errors[0]).toMatch(/manifest HMAC does not match/);
   });
+
+  it('re-hashes records whose payload keys are not in canonical order (generic JCS path)', async () => {
+    const result = await tampered('score_records/records.ndjson', (bytes) =>
+      Buffer.from(
+        bytes
+          .toString('utf8')
+          .split('\n')
+          .map((line) => {
+            if (line === '') return line;
+            const record = JSON.parse(line) as { payload: Record<string, unknown> };
+            record.payload = Object.fromEntries(Object.entries(record.payload).reverse());
+            return JSON.stringify(record);
+          })
+          .join('\n'),
+      ),
+    );
+    expect(result.chain_valid).toBe(true);
+    expect(result.errors).toEqual(['SHA-256 of score_records/records.ndjson does not match the manifest']);
+  });
 });

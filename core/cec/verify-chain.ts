@@ -1,5 +1,5 @@
 import type { ZipFile } from 'yauzl';
-import { computeRecordHash } from '../audit/chain.ts';
+import { computeRecordHash, hashWithCanonicalPayload } from '../audit/chain.ts';
 import { type EvidenceRecord, isSchemaKey, type SchemaKey } from '../audit/types.ts';
 import { ChainLinker } from './chain-link.ts';
 import type { ChainProof } from './chain-proof.ts';
@@ -29,6 +29,25 @@ const asRecord = (value: unknown): EvidenceRecord | null => {
     typeof r.hash === 'string' &&
     hex64.test(r.hash);
   return ok ? (r as EvidenceRecord) : null;
+};
+
+/** True when every object's keys (at any depth) are already in JCS order, so JSON.stringify is the JCS form. */
+const keysSorted = (value: unknown): boolean => {
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) return value.every(keysSorted);
+  const keys = Object.keys(value);
+  for (let i = 1; i < keys.length; i += 1) if ((keys[i - 1] as string) >= (keys[i] as string)) return false;
+  return keys.every((key) => keysSorted((value as Record<string, unknown>)[key]));
+};
+
+/**
+ * The record hash of contract A. JCS formats numbers and strings exactly as JSON.stringify does, so when the
+ * payload's keys are already sorted (always true for bundles we write) JSON.stringify gives the JCS text and
+ * the expensive generic canonicalization is skipped; otherwise the generic path runs.
+ */
+const recordHash = (record: EvidenceRecord): string => {
+  const { hash: _hash, ...rest } = record;
+  return keysSorted(record.payload) ? hashWithCanonicalPayload(rest, JSON.stringify(record.payload)) : computeRecordHash(rest);
 };
 
 type Source = { key: SchemaKey; reader: LineReader; head: EvidenceRecord | null; lastSeq: number; count: number };
@@ -110,8 +129,7 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
     }
     if (best === null || record === null) break;
     const label = `record seq ${record.seq} (${best.key})`;
-    const { hash, ...rest } = record;
-    if (computeRecordHash(rest) !== hash) linker.fail(`chain: ${label} hash does not match its content`);
+    if (recordHash(record) !== record.hash) linker.fail(`chain: ${label} hash does not match its content`);
     if (record.schema_key !== best.key) linker.fail(`chain: ${label} is in the wrong folder`);
     if (input.scope !== null) {
       if (record.project_id !== input.scope.projectId) linker.fail(`chain: ${label} belongs to another project`);
