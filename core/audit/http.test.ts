@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type TestServer, createTestServer } from '../http/test-support.ts';
+import { computeRecordHash } from './chain.ts';
 import { exampleEvidence } from './examples.ts';
 
 let t: TestServer;
@@ -96,5 +97,31 @@ describe('audit REST routes', () => {
     const broken = await t.server.inject({ method: 'GET', url: '/v1/audit/chain/p/verify', headers: t.auth() });
     expect(broken.json()).toMatchObject({ valid: false, first_broken_seq: 13 });
     expect((await t.server.inject({ method: 'GET', url: '/v1/audit/chain/none/verify', headers: t.auth() })).statusCode).toBe(404);
+  });
+
+  it('GET /v1/audit/records.ndjson streams full records that re-hash', async () => {
+    t = await createTestServer();
+    await t.server.inject({
+      method: 'POST',
+      url: '/v1/audit/records',
+      headers: t.auth(),
+      payload: Array.from({ length: 1500 }, (_, i) => exampleEvidence(i, 'p')),
+    });
+    const res = await t.server.inject({
+      method: 'GET',
+      url: '/v1/audit/records.ndjson?project_id=p&schema_key=score_records',
+      headers: t.auth(),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    const records = res.body
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records).toHaveLength(250);
+    for (const { hash, ...rest } of records) expect(computeRecordHash(rest)).toBe(hash);
+    const bad = await t.server.inject({ method: 'GET', url: '/v1/audit/records.ndjson?project_id=p&to=tomorrow', headers: t.auth() });
+    expect(bad.statusCode).toBe(400);
+    expect((await t.server.inject({ method: 'GET', url: '/v1/audit/records.ndjson?project_id=p' })).statusCode).toBe(401);
   });
 });

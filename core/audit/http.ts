@@ -1,12 +1,18 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
 import { AppError, httpStatusFor } from '../errors.ts';
 import type { ProtocolRoutes } from '../http/protocol-routes.ts';
-import { authorize, lookupOp, toAppError } from '../ops/dispatch.ts';
+import { authorize, describeZodError, lookupOp, toAppError } from '../ops/dispatch.ts';
+import { exportNdjson } from './export.ts';
 import { importNdjson } from './import.ts';
+import { projectIdSchema } from './input.ts';
 import type { ImportResult } from './import.ts';
 import { maxAppendBatch } from './ops.ts';
 import { appendEvidence } from './store.ts';
+import { schemaKeys } from './types.ts';
 import type { EvidenceInput, EvidenceRecord } from './types.ts';
+import { dayBounds } from './store.ts';
 
 /** Largest NDJSON request body; bigger loads go through `svc import` on the server's machine. */
 export const maxNdjsonBytes = 512 * 1024 * 1024;
@@ -31,6 +37,13 @@ const spansOf = (records: readonly EvidenceRecord[]): ImportResult['projects'] =
   }
   return [...spans.values()];
 };
+
+const exportQuery = z.strictObject({
+  project_id: projectIdSchema,
+  schema_key: z.enum(schemaKeys).optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+});
 
 const sendError = (reply: FastifyReply, error: AppError): FastifyReply => {
   const status = error.status ?? httpStatusFor(error.code);
@@ -66,6 +79,29 @@ export const auditRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => 
       return reply.code(201).send({ imported: records.length, projects: spansOf(records) });
     } catch (error) {
       return sendError(reply, toAppError(error, { app, op: 'audit.append' }));
+    }
+  });
+
+  /** The records of one project as an NDJSON download, streamed (`audit.query`'s filters, no paging). */
+  fastify.get('/v1/audit/records.ndjson', async (request, reply) => {
+    try {
+      authorize(lookupOp('audit.query'), actorOf(request));
+      const parsed = exportQuery.safeParse(request.query);
+      if (!parsed.success) throw new AppError('VALIDATION', describeZodError(parsed.error));
+      const q = parsed.data;
+      dayBounds(q.from, q.to); // rejects bad dates before the 200 goes out
+      const lines = exportNdjson(app, {
+        projectId: q.project_id,
+        ...(q.schema_key === undefined ? {} : { schemaKey: q.schema_key }),
+        ...(q.from === undefined ? {} : { from: q.from }),
+        ...(q.to === undefined ? {} : { to: q.to }),
+      });
+      return reply
+        .header('Content-Type', 'application/x-ndjson; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="evidence_${q.project_id}.ndjson"`)
+        .send(Readable.from(lines));
+    } catch (error) {
+      return sendError(reply, toAppError(error, { app, op: 'audit.query' }));
     }
   });
 };
