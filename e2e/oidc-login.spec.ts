@@ -1,4 +1,5 @@
 import { startTestProvider, type TestProvider } from '../core/identity/oidc/test/provider.ts';
+import { buildResponse, idpMetadataXml, makeTestIdp, signElement, toBase64 } from '../core/identity/saml/test/idp.ts';
 import { expect, test } from './fixtures.ts';
 
 let provider: TestProvider | undefined;
@@ -36,4 +37,23 @@ test('signs in through a local OpenID Provider and tests the SSO configuration',
   await expect(alert).toContainText('config');
   await expect(alert).toContainText('What to do');
   await screenshotTo('identity-settings');
+
+  // Configure a SAML IdP by pasting its metadata, then test a response it signed: accepted, nothing consumed.
+  const idp = makeTestIdp('e2e-idp');
+  await page.getByLabel('IdP metadata XML').fill(idpMetadataXml([idp.cert]));
+  await page.getByRole('button', { name: 'Save SAML settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'trusted certificate' })).toContainText('1 trusted certificate(s)');
+  const signed = signElement(
+    buildResponse(new Date(), {
+      audience: `${workbench.url}/saml/metadata`,
+      recipient: `${workbench.url}/saml/acs`,
+      destination: `${workbench.url}/saml/acs`,
+    }),
+    '_assert1',
+    idp,
+  );
+  await page.getByLabel('SAMLResponse to test (base64, as posted by the IdP)').fill(toBase64(signed));
+  await page.getByRole('button', { name: 'Test SAML response' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Valid response' })).toContainText('alice@example.org');
+  await screenshotTo('identity-settings-saml');
 });

@@ -70,6 +70,9 @@ const SamlSection = ({ saml }: { saml: SamlView }) => {
   const [policy, setPolicy] = useState(saml.options.signaturePolicy);
   const [skew, setSkew] = useState(String(saml.options.clockSkewSeconds));
   const [allowSha1, setAllowSha1] = useState(saml.options.allowSha1);
+  const [idpInitiated, setIdpInitiated] = useState(saml.options.allowIdpInitiated);
+  const [tier, setTier] = useState(saml.options.sessionTier);
+  const [spEntityId, setSpEntityId] = useState(saml.settings.sp_entity_id);
   const [pasted, setPasted] = useState('');
   const save = (event: FormEvent) => {
     event.preventDefault();
@@ -77,7 +80,14 @@ const SamlSection = ({ saml }: { saml: SamlView }) => {
       idp_metadata_url: metadataUrl.trim(),
       idp_metadata_xml: metadataXml.trim(),
       idp_issuer: issuer.trim(),
-      options: { signaturePolicy: policy, clockSkewSeconds: Number(skew) || 0, allowSha1 },
+      sp_entity_id: spEntityId.trim(),
+      options: {
+        signaturePolicy: policy,
+        clockSkewSeconds: Number(skew) || 0,
+        allowSha1,
+        allowIdpInitiated: idpInitiated,
+        sessionTier: tier,
+      },
     });
   };
   const onFile = async (file: File | undefined) => setMetadataXml(file ? await file.text() : metadataXml);
@@ -142,6 +152,22 @@ const SamlSection = ({ saml }: { saml: SamlView }) => {
           <label className="field">
             Allowed clock skew (seconds)
             <input type="number" min={0} max={600} value={skew} onChange={(e) => setSkew(e.target.value)} />
+          </label>
+          <label className="field">
+            SP entity ID (empty: this server's /saml/metadata URL)
+            <input value={spEntityId} onChange={(e) => setSpEntityId(e.target.value)} />
+          </label>
+          <label className="field">
+            Tier of SSO sessions (SAML and OIDC)
+            <select value={tier} onChange={(e) => setTier(e.target.value as typeof tier)}>
+              <option value="free">free</option>
+              <option value="api">api</option>
+              <option value="admin">admin</option>
+            </select>
+          </label>
+          <label className="field">
+            Allow IdP-initiated login
+            <input type="checkbox" checked={idpInitiated} onChange={(e) => setIdpInitiated(e.target.checked)} />
           </label>
           <label className="field">
             Allow SHA-1 signatures (not recommended)
