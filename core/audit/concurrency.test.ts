@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +11,7 @@ import { verifyChain } from './verify.ts';
 
 const run = promisify(execFile);
 const worker = join(import.meta.dirname, 'concurrency-worker.fixture.ts');
+const crashWorker = join(import.meta.dirname, 'crash-worker.fixture.ts');
 let dir = '';
 afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -50,4 +51,24 @@ describe('concurrent appends', () => {
     expect(await verifyChain(app, 'p')).toMatchObject({ valid: true, head_seq: 150 });
     app.close();
   });
+
+  it('a writer killed with SIGKILL mid-append leaves whole batches and a valid chain', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'audit-crash-'));
+    createApp({ dataDir: dir, env: {} }).close();
+    const child = spawn(process.execPath, ['--import', 'tsx', crashWorker, dir], { stdio: 'ignore' });
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(join(dir, 'running')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 50 + Math.random() * 100)); // land somewhere inside a batch
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const app = createApp({ dataDir: dir, env: {} });
+    try {
+      const result = await verifyChain(app, 'crash');
+      expect(result.valid).toBe(true);
+      expect(result.head_seq).toBeGreaterThanOrEqual(1500);
+      expect(result.head_seq % 500).toBe(0);
+    } finally {
+      app.close();
+    }
+  }, 60_000);
 });
