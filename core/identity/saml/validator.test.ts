@@ -109,7 +109,34 @@ describe('SAML validator: accepted responses', () => {
   });
 });
 
+describe('SAML validator: identity', () => {
+  it('takes the email from an attribute when the NameID is persistent', () => {
+    freshApp();
+    const result = validate(
+      toBase64(
+        signedAssertion({
+          nameId: 'u-8f3a',
+          nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+          email: 'bob@example.org',
+        }),
+      ),
+    );
+    expect(result).toMatchObject({
+      subject: 'u-8f3a',
+      email: 'bob@example.org',
+      nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+    });
+  });
+});
+
 describe('SAML validator: signatures and wrapping', () => {
+  it('rejects a signature placed anywhere but on the Response or the Assertion', () => {
+    const signed = signedAssertion();
+    const signature = /<ds:Signature[\s\S]*<\/ds:Signature>/.exec(signed)?.[0] ?? '';
+    const moved = signed.replace(signature, '').replace('</saml:Subject>', `${signature}</saml:Subject>`);
+    expect(rejection(toBase64(moved), { policy: 'either' })).toBe('signature');
+  });
+
   it('rejects a response with no signature', () => {
     expect(rejection(toBase64(buildResponse(NOW)), { policy: 'either' })).toBe('signature');
   });
