@@ -47,8 +47,8 @@ ${
   input.timestampKind === 'rfc3161'
     ? `It is an RFC 3161 token from a timestamp authority:
 
-    openssl ts -reply -in rfc3161_timestamp.tsr -token_in -text
-    openssl ts -verify -digest "$(sha256sum manifest.json | cut -d' ' -f1)" -token_in \\
+    openssl ts -reply -in rfc3161_timestamp.tsr -text
+    openssl ts -verify -digest "$(sha256sum manifest.json | cut -d' ' -f1)" \\
       -in rfc3161_timestamp.tsr -CAfile tsa-ca.pem -untrusted tsa.pem
 `
     : `No timestamp authority was configured, so \`rfc3161_timestamp.tsr\` is a text STUB (not a token): check
