@@ -128,6 +128,16 @@ export class LineReader {
     readonly budget: InflateBudget,
   ) {}
 
+  /** The next non-empty line if one is already buffered (no await), else undefined. */
+  nextBuffered(): string | undefined {
+    while (this.#index < this.#lines.length) {
+      const line = this.#lines[this.#index] as string;
+      this.#index += 1;
+      if (line !== '') return line;
+    }
+    return undefined;
+  }
+
   /** The next non-empty line, or null at the end of the entry. */
   async next(): Promise<string | null> {
     for (;;) {
