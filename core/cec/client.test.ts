@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { SFCECBuildError, SFCECVerifyError } from '../errors.ts';
@@ -113,5 +114,32 @@ describe('SFCECClient build and verify', () => {
     const { dir, client } = setup();
     await expect(client.verifyBundle(join(dir, 'missing.zip'))).rejects.toBeInstanceOf(SFCECVerifyError);
     await expect(client.verifyBundle(dir)).rejects.toBeInstanceOf(SFCECVerifyError);
+  });
+
+  it('an unset signing key becomes a stored per-install key, with a warning that never contains it', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    const app = createApp({ dataDir: ':memory:', env: {}, log });
+    try {
+      const client = new SFCECClient({ app });
+      const first = await client.buildBundle('p', ['2026-03-01', '2026-03-01']);
+      const key = app.settings.secret('signingKey') as string;
+      expect(key).toMatch(/^[0-9a-f]{64}$/);
+      expect(lines.join('')).toMatch(/SVC_SIGNING_KEY is unset/);
+      expect(lines.join('')).not.toContain(key);
+      expect((await client.verifyBundle(first.zip_path)).overall_valid).toBe(true);
+      rmSync(first.zip_path);
+    } finally {
+      app.close();
+    }
+    const weak = createApp({ dataDir: ':memory:', env: { SVC_SIGNING_KEY: 'changeme' }, log });
+    try {
+      const built = await new SFCECClient({ app: weak }).buildBundle('p', ['2026-03-02', '2026-03-02']);
+      expect(lines.join('')).toMatch(/short or a well-known default/);
+      expect(lines.join('')).not.toContain('changeme');
+      rmSync(built.zip_path);
+    } finally {
+      weak.close();
+    }
   });
 });

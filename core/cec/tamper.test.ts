@@ -153,8 +153,8 @@ describe('tampering each part of a bundle', () => {
 
   it('verifies with a trusted public key alone (no HMAC key), and fails with the wrong HMAC key', async () => {
     const { pem } = await exportPublicKey(fixture.app);
-    const keyless = new SFCECClient({ app: tempApp({ SVC_SIGNING_KEY: '' }).app });
-    const withPem = await keyless.verifyBundle(good, { publicKey: pem });
+    const auditor = tempApp({ SVC_SIGNING_KEY: '' });
+    const withPem = await new SFCECClient({ app: auditor.app }).verifyBundle(good, { publicKey: pem }).finally(auditor.cleanup);
     expect(withPem.errors).toEqual([]);
     expect(withPem.overall_valid).toBe(true);
     expect(withPem.checks.find((check) => check.name === 'hmac')?.status).toBe('skipped');
