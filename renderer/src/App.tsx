@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { LoginScreen } from './screens/LoginScreen.tsx';
 import { screens } from './screens.ts';
-import { useSession } from './state/session.ts';
-import { transport } from './transport/index.ts';
+import { isDesktop, useSession } from './state/session.ts';
 
 const currentRoute = (): string => window.location.hash.replace(/^#\/?/, '') || 'scan';
 
@@ -43,7 +42,7 @@ export const App = () => {
         ))}
         <div className="sidebar-footer">
           <span title="Signed in as">{session.subject}</span>
-          {transport.kind === 'http' ? (
+          {!isDesktop ? (
             <button type="button" className="link" onClick={() => void logout()}>
               Sign out
             </button>

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { Page } from '../components/Page.tsx';
+import { isDesktop } from '../state/session.ts';
 import { type DiscoveryReport, type SamlTestReport, type SamlView, useSsoLogin } from '../state/sso-login.ts';
 import './IdentitySettingsScreen.css';
 
@@ -199,7 +200,7 @@ const SamlSection = ({ saml }: { saml: SamlView }) => {
 };
 
 const OidcSection = () => {
-  const { oidc, busy, discovery, saveOidc, testDiscovery } = useSsoLogin();
+  const { oidc, busy, discovery, saveOidc, testDiscovery, desktopLogin } = useSsoLogin();
   const [providerUrl, setProviderUrl] = useState(oidc?.providerUrl ?? '');
   const [clientId, setClientId] = useState(oidc?.clientId ?? '');
   const [redirectUri, setRedirectUri] = useState(oidc?.redirectUri ?? '');
@@ -246,9 +247,15 @@ const OidcSection = () => {
           <button type="button" disabled={busy} onClick={() => void testDiscovery()}>
             Test discovery
           </button>
-          <a className="button" href="/oidc/login">
-            Test OIDC login
-          </a>
+          {isDesktop ? (
+            <button type="button" disabled={busy} onClick={() => void desktopLogin()}>
+              Test OIDC login in the system browser
+            </button>
+          ) : (
+            <a className="button" href="/oidc/login">
+              Test OIDC login
+            </a>
+          )}
         </div>
       </form>
       {discovery ? <DiscoveryResult report={discovery} /> : null}

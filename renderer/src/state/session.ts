@@ -17,6 +17,9 @@ type SessionState = {
   logout(): Promise<void>;
 };
 
+/** True in the Electron app (IPC transport), false in a browser. */
+export const isDesktop = transport.kind === 'ipc';
+
 const desktopSession: SessionInfo = {
   authenticated: true,
   subject: 'desktop user',

@@ -28,6 +28,8 @@ type SsoLoginState = {
   testSamlResponse(samlResponse: string): Promise<void>;
   testDiscovery(): Promise<void>;
   spMetadata(): Promise<string | null>;
+  /** Desktop app: sign in through the system browser and a loopback redirect (RFC 8252). */
+  desktopLogin(): Promise<void>;
 };
 
 const oidcKeys = ['oidcProviderUrl', 'oidcClientId', 'oidcRedirectUri'];
@@ -94,5 +96,9 @@ export const useSsoLogin = create<SsoLoginState>((set, get) => {
       if (report !== null) set({ discovery: report });
     },
     spMetadata: () => run(() => callOp('identity.samlMetadata', {})),
+    desktopLogin: async () => {
+      const result = await run(() => callOp('identity.oidcDesktopLogin', {}));
+      if (result !== null) set({ message: `Signed in through the system browser as ${result.subject} (${result.email || 'no email'}).` });
+    },
   };
 });
