@@ -6,7 +6,8 @@ import { type InvokeEvent, registerOps } from './register-ops.ts';
 const fakeIpcMain = () => {
   const handlers = new Map<string, (event: InvokeEvent, ...args: unknown[]) => Promise<unknown>>();
   return {
-    handle: (channel: string, listener: (event: InvokeEvent, ...args: unknown[]) => Promise<unknown>) => void handlers.set(channel, listener),
+    handle: (channel: string, listener: (event: InvokeEvent, ...args: unknown[]) => Promise<unknown>) =>
+      void handlers.set(channel, listener),
     invoke: (frameUrl: string | null, ...args: unknown[]) =>
       handlers.get('ops:call')?.({ senderFrame: frameUrl === null ? null : { url: frameUrl } }, ...args),
   };
