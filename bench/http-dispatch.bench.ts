@@ -23,7 +23,10 @@ const viaRpc = await load(`${origin}/api/ops/svc.ping`, {
 });
 console.log('\n# HTTP op dispatch overhead (same server, same run)');
 printRow('bare Fastify route', `${bare.requestsPerSecond.toFixed(0)} req/s, p50 ${bare.p50Ms} ms, p99 ${bare.p99Ms} ms`);
-printRow('REST op GET /v1/svc/ping (auth + dispatch)', `${viaOp.requestsPerSecond.toFixed(0)} req/s, p50 ${viaOp.p50Ms} ms, p99 ${viaOp.p99Ms} ms`);
+printRow(
+  'REST op GET /v1/svc/ping (auth + dispatch)',
+  `${viaOp.requestsPerSecond.toFixed(0)} req/s, p50 ${viaOp.p50Ms} ms, p99 ${viaOp.p99Ms} ms`,
+);
 printRow('RPC op POST /api/ops/svc.ping', `${viaRpc.requestsPerSecond.toFixed(0)} req/s, p50 ${viaRpc.p50Ms} ms, p99 ${viaRpc.p99Ms} ms`);
 printRow('ratio REST op / bare', ratio(viaOp.requestsPerSecond, bare.requestsPerSecond));
 printRow('ratio RPC op / bare', ratio(viaRpc.requestsPerSecond, bare.requestsPerSecond));

@@ -121,6 +121,8 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 console.log(`ingest bench: ${total.toLocaleString('en-US')} records, six schema keys, batches of ${batchSize}`);
 console.log(`  raw SQLite insert      ${seconds(rawTime.ms)}  ${perSecond(rawTime.ms)}  (CPU ${seconds(rawTime.cpuMs)})`);
 console.log(`  appendEvidence (chain) ${seconds(chain.ms)}  ${perSecond(chain.ms)}  (CPU ${seconds(chain.cpuMs)})`);
-console.log(`  ratio (raw time / chain time) ${(rawTime.ms / chain.ms).toFixed(2)}x wall, ${(rawTime.cpuMs / chain.cpuMs).toFixed(2)}x CPU   (aim >= 0.5x)`);
+console.log(
+  `  ratio (raw time / chain time) ${(rawTime.ms / chain.ms).toFixed(2)}x wall, ${(rawTime.cpuMs / chain.cpuMs).toFixed(2)}x CPU   (aim >= 0.5x)`,
+);
 console.log(`  verifyChain            ${seconds(chain.verifyMs)}  ${perSecond(chain.verifyMs)}`);
 console.log(`  peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`);

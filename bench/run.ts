@@ -6,7 +6,9 @@ import { join } from 'node:path';
 
 const filter = process.argv[2] ?? '';
 const dir = import.meta.dirname;
-const files = readdirSync(dir).filter((name) => name.endsWith('.bench.ts') && name.includes(filter)).sort();
+const files = readdirSync(dir)
+  .filter((name) => name.endsWith('.bench.ts') && name.includes(filter))
+  .sort();
 let failed = 0;
 for (const file of files) {
   console.log(`\n=== ${file}`);

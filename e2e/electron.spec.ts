@@ -18,7 +18,9 @@ const electronBinary = (): string | null => {
 test('the desktop app opens its window and lists API keys over IPC', async () => {
   const binary = electronBinary();
   if (binary === null) {
-    console.log('SKIPPED electron.spec: no Electron binary here (its first-run download needs the network); the browser specs cover the renderer.');
+    console.log(
+      'SKIPPED electron.spec: no Electron binary here (its first-run download needs the network); the browser specs cover the renderer.',
+    );
     test.skip(true, 'Electron binary not available on this machine');
     return;
   }

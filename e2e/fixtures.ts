@@ -69,7 +69,7 @@ export const test = base.extend<{ screenshotTo: (name: string) => Promise<void> 
       });
       const url = new URL(firstLink).origin;
       const links = [firstLink];
-      const call = async <T,>(name: string, input: unknown): Promise<T> => {
+      const call = async <T>(name: string, input: unknown): Promise<T> => {
         const response = await fetch(`${url}/api/ops/${name}`, {
           method: 'POST',
           headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },

@@ -30,7 +30,19 @@ test('signs in with the one-time link, manages API keys and chats with the local
   expect(workbench.provider.requests.at(-1)?.body).toMatchObject({ model: 'test-model' });
 
   // Every screen renders under its navigation link.
-  for (const name of ['Scan', 'DPA', 'Evidence', 'Bundles', 'Verify', 'Frameworks', 'Users & Groups', 'SSO Sessions', 'Identity Settings', 'Status', 'Settings']) {
+  for (const name of [
+    'Scan',
+    'DPA',
+    'Evidence',
+    'Bundles',
+    'Verify',
+    'Frameworks',
+    'Users & Groups',
+    'SSO Sessions',
+    'Identity Settings',
+    'Status',
+    'Settings',
+  ]) {
     await page.getByRole('link', { name, exact: true }).click();
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await screenshotTo(`screen-${name.toLowerCase().replace(/[^a-z]+/g, '-')}`);

@@ -14,12 +14,10 @@ const settingFields = {
   chatPiiFilter: z
     .enum(['off', 'redact', 'block'])
     .meta({ title: 'Chat PII filter', description: 'Pass outgoing user messages through the PII pipeline' }),
-  piiAction: z
-    .enum(['redact', 'block', 'flag'])
-    .meta({
-      title: 'PII pipeline action',
-      description: 'redact: return redacted text; block: refuse with 422 PII_DETECTED; flag: report only',
-    }),
+  piiAction: z.enum(['redact', 'block', 'flag']).meta({
+    title: 'PII pipeline action',
+    description: 'redact: return redacted text; block: refuse with 422 PII_DETECTED; flag: report only',
+  }),
   piiScoreThreshold: z
     .number()
     .min(0)

@@ -85,12 +85,10 @@ export const registerWebLogin = (
     }
     // With SSO required, key sign-in remains only as break-glass for administrators.
     if (app.settings.get().requireSso !== 'off' && key.tier !== 'admin') {
-      return reply
-        .code(403)
-        .send({
-          ok: false,
-          error: { code: 'FORBIDDEN', message: 'This server requires single sign-on; only an admin key may sign in directly' },
-        });
+      return reply.code(403).send({
+        ok: false,
+        error: { code: 'FORBIDDEN', message: 'This server requires single sign-on; only an admin key may sign in directly' },
+      });
     }
     await startWebSession(reply, { sub: key.owner_user_id ?? key.id, tier: key.tier, scopes: key.scopes, sid: key.id, amr: 'apikey' });
     return reply.send({ ok: true, value: { tier: key.tier } });

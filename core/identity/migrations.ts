@@ -4,9 +4,4 @@ import { scimMigrations } from './scim/migrations.ts';
 import { ssoMigrations } from './sso/migrations.ts';
 import { samlOidcMigrations } from './saml/migrations.ts';
 
-export const identityMigrations: readonly Migration[] = [
-  ...apiKeyMigrations,
-  ...scimMigrations,
-  ...ssoMigrations,
-  ...samlOidcMigrations,
-];
+export const identityMigrations: readonly Migration[] = [...apiKeyMigrations, ...scimMigrations, ...ssoMigrations, ...samlOidcMigrations];

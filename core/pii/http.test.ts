@@ -189,7 +189,12 @@ describe('Presidio delegation over HTTP', () => {
     const t = await start({ SVC_PRESIDIO_URL: presidio.url });
     presidio.mode = 'ok';
     const up = await scan(t, { text: 'Alice wrote to alice@example.com' });
-    expect(up.json().entities.map((e: { type: string }) => e.type).sort()).toEqual(['EMAIL_ADDRESS', 'PERSON']);
+    expect(
+      up
+        .json()
+        .entities.map((e: { type: string }) => e.type)
+        .sort(),
+    ).toEqual(['EMAIL_ADDRESS', 'PERSON']);
     const okStatus = (await t.server.inject({ method: 'GET', url: '/v1/svc/status' })).json();
     expect(okStatus.sf_pii).toMatchObject({ status: 'ok', presidio_available: true });
 

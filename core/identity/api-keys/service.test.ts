@@ -118,7 +118,11 @@ describe('API keys', () => {
       const app = newApp(dir);
       const stored = new Set(listApiKeys(app).map((key) => key.id));
       for (const id of acknowledged) expect(stored.has(id)).toBe(true);
-      expect(execFileSync('sqlite3', [join(dir, 'workbench.db'), 'PRAGMA integrity_check;']).toString().trim()).toBe('ok');
+      expect(
+        execFileSync('sqlite3', [join(dir, 'workbench.db'), 'PRAGMA integrity_check;'])
+          .toString()
+          .trim(),
+      ).toBe('ok');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
