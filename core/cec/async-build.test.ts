@@ -19,12 +19,17 @@ describe('buildBundleAsync', () => {
         maxLag = Math.max(maxLag, now - last - 10);
         last = now;
       }, 10);
+      const started = performance.now();
       const result = await client
         .buildBundleAsync('big', ['2026-05-01', '2026-05-20'], undefined, { onProgress: (done) => progress.push(done) })
         .finally(() => clearInterval(timer));
       expect(Object.values(result.record_counts).reduce((a, b) => a + b, 0)).toBe(30_000);
       expect(progress.at(-1)).toBe(30_000);
-      expect(maxLag).toBeLessThan(100);
+      // A build on the main thread would stall the loop for about the whole build; in a worker the loop only
+      // waits for ordinary scheduling (generous bound: CI machines are loaded).
+      const elapsed = performance.now() - started;
+      expect(maxLag).toBeLessThan(250);
+      expect(maxLag).toBeLessThan(elapsed / 2);
       expect(await client.getBundle(result.bundle_id)).toEqual(result);
       expect((await client.verifyBundle(result.zip_path)).overall_valid).toBe(true);
     } finally {
