@@ -46,7 +46,7 @@ export const recordsEntry = (key: SchemaKey): string => `${key}/records.ndjson`;
 
 /**
  * Deflate level of the NDJSON folders. Level 1 deflates evidence NDJSON about twice as fast as level 6 for a
- * ZIP a few percent larger (docs/decisions/bundles.md has the measurement); the small JSON entries use 6.
+ * ZIP a few percent larger (docs/decisions.md ("Evidence bundles") has the measurement); the small JSON entries use 6.
  */
 export const defaultRecordsLevel = 1;
 const jsonLevel = 6;

@@ -40,7 +40,7 @@ export const transferMechanisms: Readonly<Record<TransferMechanismId, TransferMe
   scc_2021_914_module_2: {
     id: 'scc_2021_914_module_2',
     displayName: 'SCC 2021/914 Module Two (controller to processor)',
-    // A DPA is a controller-to-processor contract, so an unqualified "SCC" means Module Two (docs/decisions/dpa.md).
+    // A DPA is a controller-to-processor contract, so an unqualified "SCC" means Module Two (docs/decisions.md, "GDPR Art. 28 DPA generator").
     aliases: ['scc', 'sccs', 'standard contractual clauses', 'scc module 2', 'scc module two'],
   },
   scc_2021_914_module_3: {

@@ -29,7 +29,7 @@ describe('NER corpus', () => {
 });
 
 describe('nerRecognizer accuracy', () => {
-  // Floors are a little under the figures measured on 2026-11-21 (see docs/decisions/pii-surface.md), so a
+  // Floors are a little under the figures measured on 2026-11-21 (see docs/decisions.md, "PII surface"), so a
   // change that makes the recognizer worse fails here.
   const floors = { PERSON: 0.95, LOCATION: 0.95, NRP: 0.85 } as const;
 
