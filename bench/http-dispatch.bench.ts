@@ -2,16 +2,10 @@
 // against a bare Fastify route on the same server, same process, same run. Printed as a ratio.
 import { createApp } from '../core/app.ts';
 import { createApiKey } from '../core/identity/api-keys/service.ts';
-import { buildServer } from '../core/http/server.ts';
-import { load, printRow, ratio } from './support.ts';
+import { load, printRow, ratio, startBenchServer } from './support.ts';
 
 const app = createApp({ dataDir: ':memory:', env: {} });
-let origin = 'http://127.0.0.1:0';
-const server = await buildServer({ app, origin: () => origin });
-server.get('/bench/bare', async () => ({ pong: true }));
-await server.listen({ host: '127.0.0.1', port: 0 });
-const address = server.server.address();
-origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const { server, origin } = await startBenchServer(app, '/bench/bare');
 const key = createApiKey(app, { tier: 'free', name: 'bench' }).secret;
 
 const bare = await load(`${origin}/bench/bare`);

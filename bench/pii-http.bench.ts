@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createApp } from '../core/app.ts';
-import { buildServer } from '../core/http/server.ts';
+import { DEFAULT_EN_PATTERN_ENTITIES } from '../core/pii/registry.ts';
+import { startBenchServer } from './support.ts';
 import { createApiKey } from '../core/identity/api-keys/service.ts';
 
 /** The part of autocannon's API this bench uses (the package ships no types). */
@@ -36,12 +37,7 @@ const connections = Number(process.env.PII_HTTP_CONNECTIONS ?? 10);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-pii-http-'));
 const app = createApp({ dataDir, env: {} });
-let origin = 'http://127.0.0.1:0';
-const server = await buildServer({ app, origin: () => origin });
-server.get('/bench/trivial', async () => ({ ok: true }));
-await server.listen({ host: '127.0.0.1', port: 0 });
-const address = server.server.address();
-origin = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+const { server, origin } = await startBenchServer(app, '/bench/trivial');
 const key = createApiKey(app, { tier: 'api', scopes: [], name: 'bench' }).secret;
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
@@ -52,24 +48,7 @@ let text = sentence;
 while (text.length < 1024) text += filler;
 const body = JSON.stringify({ text: text.slice(0, 1024), language: 'en' });
 /** The same scan without the NER types, to show what name recognition costs. */
-const patternTypes = [
-  'CREDIT_CARD',
-  'CRYPTO',
-  'DATE_TIME',
-  'EMAIL_ADDRESS',
-  'IBAN_CODE',
-  'IP_ADDRESS',
-  'MAC_ADDRESS',
-  'MEDICAL_LICENSE',
-  'PHONE_NUMBER',
-  'URL',
-  'US_BANK_NUMBER',
-  'US_DRIVER_LICENSE',
-  'US_ITIN',
-  'US_PASSPORT',
-  'US_SSN',
-  'UK_NHS',
-];
+const patternTypes = DEFAULT_EN_PATTERN_ENTITIES;
 const patternsBody = JSON.stringify({ text: text.slice(0, 1024), language: 'en', entities: patternTypes });
 
 const run = async (title: string, options: Omit<CannonOptions, 'connections' | 'duration'>): Promise<number> => {

@@ -7,8 +7,7 @@ import { Agent, request } from 'node:http';
 import { createApp } from '../core/app.ts';
 import { createApiKey } from '../core/identity/api-keys/service.ts';
 import { createUser } from '../core/identity/scim/users.ts';
-import { buildServer } from '../core/http/server.ts';
-import { printRow, ratio } from './support.ts';
+import { printRow, ratio, startBenchServer } from './support.ts';
 
 const users = Number(process.env.SCIM_BENCH_USERS ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -34,12 +33,7 @@ app.db.transaction(() => {
 })();
 const seedSeconds = (performance.now() - seedStarted) / 1000;
 
-let origin = 'http://127.0.0.1:0';
-const server = await buildServer({ app, origin: () => origin });
-server.get('/bench/bare', async () => ({ pong: true }));
-await server.listen({ host: '127.0.0.1', port: 0 });
-const address = server.server.address();
-origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const { server, origin } = await startBenchServer(app, '/bench/bare');
 const key = createApiKey(app, { tier: 'api', scopes: ['scim'], name: 'bench' }).secret;
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/scim+json' };
 

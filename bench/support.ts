@@ -1,4 +1,7 @@
 import autocannon from 'autocannon';
+import type { FastifyInstance } from 'fastify';
+import type { App } from '../core/app.ts';
+import { buildServer } from '../core/http/server.ts';
 
 export type LoadResult = { readonly requestsPerSecond: number; readonly p50Ms: number; readonly p99Ms: number; readonly errors: number };
 
@@ -28,3 +31,17 @@ export const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
 
 /** Peak resident set size of this process so far, in MB. */
 export const peakRssMb = (): number => process.resourceUsage().maxRSS / 1024;
+
+/**
+ * The real server on a free loopback port, plus a trivial route at `baselinePath` that answers without auth,
+ * dispatch or validation: the same-run baseline every HTTP bench compares against.
+ */
+export const startBenchServer = async (app: App, baselinePath = '/bench/bare'): Promise<{ server: FastifyInstance; origin: string }> => {
+  let origin = 'http://127.0.0.1:0';
+  const server = await buildServer({ app, origin: () => origin });
+  server.get(baselinePath, async () => ({ pong: true }));
+  await server.listen({ host: '127.0.0.1', port: 0 });
+  const address = server.server.address();
+  origin = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  return { server, origin };
+};
