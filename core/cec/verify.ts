@@ -96,6 +96,14 @@ export const verifyBundleFile = async (app: App, zipPath: string, options: Verif
   let zip: Awaited<ReturnType<typeof openArchive>> | null = null;
   try {
     zip = await openArchive(zipPath);
+  } catch (error) {
+    // Spec 7: an unreadable ZIP raises; everything readable but wrong is reported as failed checks.
+    throw new SFCECVerifyError((error as Error).message.replace(/^not a readable ZIP archive/, 'Bundle is not a readable ZIP archive'), {
+      code: 'VALIDATION',
+      cause: error,
+    });
+  }
+  try {
     const entries = await listEntries(zip, limits);
     const byName = new Map(entries.map((item) => [item.name, item] as const));
     const budget = new InflateBudget(limits);
