@@ -4,5 +4,7 @@ import { build } from 'esbuild';
 
 const common = { bundle: true, platform: 'node', target: 'node22', packages: 'external', sourcemap: false, logLevel: 'warning' };
 await build({ ...common, entryPoints: ['main/index.ts'], format: 'esm', outfile: 'dist-electron/main.mjs' });
+// buildBundleAsync's worker, loaded from beside main.mjs (core/cec/async-build.ts).
+await build({ ...common, entryPoints: ['core/cec/build-worker.ts'], format: 'esm', outfile: 'dist-electron/build-worker.mjs' });
 await build({ ...common, entryPoints: ['preload/index.ts'], format: 'cjs', outfile: 'dist-electron/preload.cjs', external: ['electron'] });
-console.log('built dist-electron/main.mjs and dist-electron/preload.cjs');
+console.log('built dist-electron/main.mjs, build-worker.mjs and preload.cjs');

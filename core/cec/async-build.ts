@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type App, service } from '../app.ts';
 import { SFCECBuildError } from '../errors.ts';
@@ -10,6 +12,10 @@ const workerUrl = new URL('./build-worker.ts', import.meta.url).href;
  * eval'd bootstrap registers tsx's ESM hooks first and then imports the TypeScript worker.
  */
 const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerUrl)}); })`;
+/** In the desktop bundle (scripts/build-electron.mjs) the worker is prebuilt JavaScript beside main.mjs. */
+const bundledWorker = new URL('./build-worker.mjs', import.meta.url);
+const newWorker = (): Worker =>
+  existsSync(fileURLToPath(bundledWorker)) ? new Worker(bundledWorker) : new Worker(bootstrap, { eval: true });
 
 type Pending = { resolve: (built: BuiltBundle) => void; reject: (error: Error) => void; onProgress: BuildParams['onProgress'] };
 
@@ -30,7 +36,7 @@ const createBuildWorker = () => {
     worker = null;
   };
   const start = (): Worker => {
-    const created = new Worker(bootstrap, { eval: true });
+    const created = newWorker();
     created.unref();
     created.on('message', (message: WorkerMessage | { type: 'ready' }) => {
       if (message.type === 'ready') return;
