@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scimTypeOf } from './errors.ts';
+import { scimFailure as failure } from './test/scim-type-of-failure.ts';
 import { normalizeResource } from './normalize.ts';
 import { applyPatch, parsePatchRequest } from './patch.ts';
 import { enterpriseUserUrn, patchOpUrn } from './schema.ts';
@@ -20,15 +20,6 @@ const user = () => ({
 
 const patch = (ops: unknown[], resource: Record<string, unknown> = user()) =>
   normalizeResource('User', applyPatch('User', resource, parsePatchRequest({ schemas: [patchOpUrn], Operations: ops })));
-
-const failure = (run: () => unknown): string | undefined => {
-  try {
-    run();
-  } catch (error) {
-    return scimTypeOf(error);
-  }
-  return undefined;
-};
 
 describe('SCIM PATCH (RFC 7644 3.5.2)', () => {
   it('replaces with a path, and without one (value object)', () => {

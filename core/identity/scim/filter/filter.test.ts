@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scimTypeOf } from '../errors.ts';
+import { scimFailure as failure } from '../test/scim-type-of-failure.ts';
 import { enterpriseUserUrn } from '../schema.ts';
 import { compileFilter } from './compile.ts';
 import { parseFilter, parsePatchPath } from './parser.ts';
@@ -33,15 +33,6 @@ const bob = {
 const matching = (filter: string): string[] => {
   const predicate = compileFilter(parseFilter(filter), 'User');
   return [alice, bob].filter((user) => predicate(user)).map((user) => user.userName);
-};
-
-const failure = (run: () => unknown): string | undefined => {
-  try {
-    run();
-  } catch (error) {
-    return scimTypeOf(error);
-  }
-  return undefined;
 };
 
 describe('SCIM filter (RFC 7644 3.4.2.2)', () => {
