@@ -39,6 +39,14 @@ const settingFields = {
   samlIdpMetadataXml: z.string().max(1_000_000).meta({ title: 'SAML IdP metadata XML' }),
   samlSpEntityId: z.string().meta({ title: 'SAML SP entity ID' }),
   samlIdpIssuer: z.string().meta({ title: 'SAML IdP issuer' }),
+  samlIdpMetadataSigningCert: z.string().max(20_000).meta({
+    title: 'SAML IdP metadata signing certificate',
+    description: 'PEM; when set, IdP metadata must carry a valid signature by it (else the metadata is refused)',
+  }),
+  samlSpEncryptionCert: z.string().max(20_000).meta({
+    title: 'SAML SP encryption certificate',
+    description: 'PEM certificate of the secret samlSpDecryptionKey, advertised in the SP metadata (use="encryption")',
+  }),
   oidcProviderUrl: z.string().url().or(z.literal('')).meta({ title: 'OIDC provider URL', description: 'Issuer or discovery URL' }),
   oidcClientId: z.string().meta({ title: 'OIDC client ID' }),
   oidcRedirectUri: z
@@ -77,6 +85,8 @@ export const settingDefaults: Settings = {
   samlIdpMetadataXml: '',
   samlSpEntityId: '',
   samlIdpIssuer: '',
+  samlIdpMetadataSigningCert: '',
+  samlSpEncryptionCert: '',
   oidcProviderUrl: '',
   oidcClientId: '',
   oidcRedirectUri: '',
@@ -100,6 +110,8 @@ export const settingsEnv: Readonly<Partial<Record<SettingKey, string>>> = {
   samlIdpMetadataUrl: 'SVC_SAML_IDP_METADATA_URL',
   samlSpEntityId: 'SVC_SAML_SP_ENTITY_ID',
   samlIdpIssuer: 'SVC_SAML_IDP_ISSUER',
+  samlIdpMetadataSigningCert: 'SVC_SAML_IDP_METADATA_SIGNING_CERT',
+  samlSpEncryptionCert: 'SVC_SAML_SP_ENCRYPTION_CERT',
   oidcProviderUrl: 'SVC_OIDC_PROVIDER_URL',
   oidcClientId: 'SVC_OIDC_CLIENT_ID',
   oidcRedirectUri: 'SVC_OIDC_REDIRECT_URI',
@@ -107,7 +119,7 @@ export const settingsEnv: Readonly<Partial<Record<SettingKey, string>>> = {
 };
 
 /** Secrets: stored encrypted at rest, never returned to any caller, only reported as set or unset. */
-export const secretNames = ['signingKey', 'chatApiKey', 'oidcClientSecret', 'sessionKey', 'samlSpSigningKey'] as const;
+export const secretNames = ['signingKey', 'chatApiKey', 'oidcClientSecret', 'sessionKey', 'samlSpSigningKey', 'samlSpDecryptionKey'] as const;
 export type SecretName = (typeof secretNames)[number];
 export const secretsEnv: Readonly<Record<SecretName, string>> = {
   signingKey: 'SVC_SIGNING_KEY',
@@ -115,4 +127,5 @@ export const secretsEnv: Readonly<Record<SecretName, string>> = {
   oidcClientSecret: 'SVC_OIDC_CLIENT_SECRET',
   sessionKey: 'SVC_SESSION_KEY',
   samlSpSigningKey: 'SVC_SAML_SP_SIGNING_KEY',
+  samlSpDecryptionKey: 'SVC_SAML_SP_DECRYPTION_KEY',
 };

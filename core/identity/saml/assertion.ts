@@ -1,6 +1,7 @@
 import type { Element } from '@xmldom/xmldom';
 import { attr, childrenNamed, fullText, NS, onlyChild } from './dom.ts';
 import { samlError } from './errors.ts';
+import { parseXsdDateTime } from './xsd-datetime.ts';
 
 type ConditionsConfig = {
   readonly audience: string;
@@ -35,11 +36,9 @@ const structure = (message: string): never => {
 const instant = (element: Element, name: string): number | undefined => {
   const raw = attr(element, name);
   if (raw === undefined) return undefined;
-  // xsd:dateTime in UTC as SAML requires; Date.parse alone would accept far looser forms.
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(raw)) {
-    throw samlError('time', `${name} is not a UTC xsd:dateTime`);
-  }
-  return Date.parse(raw);
+  const parsed = parseXsdDateTime(raw);
+  if (parsed === undefined) throw samlError('time', `${name} is not an xsd:dateTime with a time zone (Z or ±hh:mm)`);
+  return parsed;
 };
 
 const checkWindow = (element: Element, what: string, config: ConditionsConfig): number | undefined => {
@@ -122,12 +121,14 @@ export const readIdentity = (assertion: Element): SamlIdentity => {
     .flatMap(([, values]) => values)
     .find(looksLikeEmail);
   const email = nameIdFormat === EMAIL_FORMAT || looksLikeEmail(subject) ? subject : (fromAttributes ?? '');
+  // Web Browser SSO profile (SAML profiles 4.1.4.2): the assertion that logs someone in carries an AuthnStatement.
   const authn = childrenNamed(assertion, NS.assertion, 'AuthnStatement')[0];
+  if (authn === undefined) throw samlError('authn_statement', 'the assertion has no AuthnStatement (required by the Web Browser SSO profile)');
   return {
     subject,
     nameIdFormat,
     email,
-    sessionIndex: authn === undefined ? undefined : attr(authn, 'SessionIndex'),
+    sessionIndex: attr(authn, 'SessionIndex'),
     attributes,
   };
 };

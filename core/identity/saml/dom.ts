@@ -5,6 +5,8 @@ export const NS = {
   assertion: 'urn:oasis:names:tc:SAML:2.0:assertion',
   dsig: 'http://www.w3.org/2000/09/xmldsig#',
   metadata: 'urn:oasis:names:tc:SAML:2.0:metadata',
+  xenc: 'http://www.w3.org/2001/04/xmlenc#',
+  xenc11: 'http://www.w3.org/2009/xmlenc11#',
 } as const;
 
 const isElement = (node: unknown): node is Element =>

@@ -11,6 +11,7 @@ export const samlChecks = [
   'encoding',
   'xml',
   'structure',
+  'decryption',
   'status',
   'signature',
   'algorithm',
@@ -23,6 +24,7 @@ export const samlChecks = [
   'in_response_to',
   'replay',
   'subject',
+  'authn_statement',
 ] as const;
 export type SamlCheck = (typeof samlChecks)[number];
 

@@ -1,7 +1,8 @@
 import type { Element } from '@xmldom/xmldom';
 import { type App, service } from '../../app.ts';
 import { attr, childrenNamed, descendantsNamed, NS } from './dom.ts';
-import { samlError } from './errors.ts';
+import { failedCheckOf, samlError } from './errors.ts';
+import { allowedAlgorithms, verifyEnvelopedSignature } from './signature.ts';
 import { parseUntrustedXml } from './xml-input.ts';
 
 /** What the SP takes from IdP metadata: who the IdP is, which keys sign, and where to send AuthnRequests. */
@@ -18,12 +19,34 @@ export const toPem = (base64: string): string => {
   return `-----BEGIN CERTIFICATE-----\n${body.replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;
 };
 
+const METADATA_LIMITS = { maxDepth: 64 } as const;
+
 /**
- * Reads an IdP EntityDescriptor (or the first IdP in an EntitiesDescriptor). The metadata's own signature is
- * not checked: trust comes from where the admin got it (an https URL they configured, or pasted XML).
+ * With a metadata signing certificate configured, the metadata root must carry an enveloped signature (one
+ * Reference to the root's ID, RSA-SHA256 or stronger) that verifies with that certificate; only the XML the
+ * signature covers is read afterwards. Failures become `config` errors naming the metadata.
  */
-export const parseIdpMetadata = (xml: string, maxBytes: number): IdpMetadata => {
-  const doc = parseUntrustedXml(xml, { maxBytes, maxDepth: 64 });
+const verifiedMetadataXml = (xml: string, maxBytes: number, signingCertPem: string): string => {
+  const root = parseUntrustedXml(xml, { maxBytes, ...METADATA_LIMITS }).documentElement as Element;
+  try {
+    const covered = verifyEnvelopedSignature(xml, root, 'IdP metadata', [signingCertPem], allowedAlgorithms(false));
+    if (covered === undefined) throw samlError('signature', 'the IdP metadata is not signed');
+    return covered;
+  } catch (error) {
+    if (failedCheckOf(error) === undefined) throw error;
+    throw samlError('config', `the IdP metadata signature was not accepted (${(error as Error).message})`, error);
+  }
+};
+
+/**
+ * Reads an IdP EntityDescriptor (or the first IdP in an EntitiesDescriptor). Every signing certificate listed
+ * is trusted (key rollover publishes old and new side by side). The metadata's own signature is checked when a
+ * metadata signing certificate is configured; otherwise trust comes from where the admin got it (an https URL
+ * they configured, or pasted XML).
+ */
+export const parseIdpMetadata = (xml: string, maxBytes: number, signingCertPem = ''): IdpMetadata => {
+  const trusted = signingCertPem === '' ? xml : verifiedMetadataXml(xml, maxBytes, signingCertPem);
+  const doc = parseUntrustedXml(trusted, { maxBytes, ...METADATA_LIMITS });
   const idp = descendantsNamed(doc, NS.metadata, 'IDPSSODescriptor')[0];
   const entity = idp?.parentNode as Element | null | undefined;
   const entityId = entity ? attr(entity, 'entityID') : undefined;
@@ -67,10 +90,12 @@ const readCapped = async (response: Response, maxBytes: number): Promise<string>
 export const fetchIdpMetadata = async (
   app: App,
   url: string,
-  limits: { timeoutMs: number; maxBytes: number; cacheSeconds: number },
+  limits: { timeoutMs: number; maxBytes: number; cacheSeconds: number; signingCertPem: string },
 ): Promise<IdpMetadata> => {
   const now = app.now().getTime();
-  const hit = cache(app).get(url);
+  // Metadata verified under one signing certificate is not reused once another is configured.
+  const cacheKey = `${url}\n${limits.signingCertPem}`;
+  const hit = cache(app).get(cacheKey);
   if (hit !== undefined && now - hit.fetchedAt < limits.cacheSeconds * 1000) return hit.metadata;
   let text: string;
   try {
@@ -82,7 +107,7 @@ export const fetchIdpMetadata = async (
     const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'could not be fetched';
     throw samlError('config', `the IdP metadata URL ${reason}`, error);
   }
-  const metadata = parseIdpMetadata(text, limits.maxBytes);
-  cache(app).set(url, { metadata, fetchedAt: now });
+  const metadata = parseIdpMetadata(text, limits.maxBytes, limits.signingCertPem);
+  cache(app).set(cacheKey, { metadata, fetchedAt: now });
   return metadata;
 };

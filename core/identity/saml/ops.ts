@@ -5,12 +5,14 @@ import { getSamlConfig, samlConfigPatchSchema, setSamlConfig } from './config.ts
 import { failedCheckOf } from './errors.ts';
 import { parseIdpMetadata } from './idp-metadata.ts';
 import { resolveIdp, samlMetadata, samlTestResponse, spEndpoints } from './service.ts';
+import { spDecryption } from './sp-decryption.ts';
 
 /** What the Identity Settings screen shows: SP endpoints, IdP settings, validator options and IdP status. */
 const describeSaml = async (app: App) => {
   const config = getSamlConfig(app);
   const settings = app.settings.get();
   const sp = spEndpoints(app, config);
+  const decryption = spDecryption(app);
   let idp: { trusted_cert_count: number; issuer: string; sso_url: string | null; error: string | null };
   try {
     const resolved = await resolveIdp(app, config);
@@ -20,7 +22,13 @@ const describeSaml = async (app: App) => {
     idp = { trusted_cert_count: 0, issuer: '', sso_url: null, error: (error as Error).message };
   }
   return {
-    sp: { entity_id: sp.entityId, acs_url: sp.acsUrl, metadata_url: sp.entityId.endsWith('/saml/metadata') ? sp.entityId : null },
+    sp: {
+      entity_id: sp.entityId,
+      acs_url: sp.acsUrl,
+      metadata_url: sp.entityId.endsWith('/saml/metadata') ? sp.entityId : null,
+      // Whether encrypted assertions can be read; the key itself never leaves core.
+      encryption: { advertised: decryption.advertisedCertPem !== undefined, problem: decryption.problem ?? null },
+    },
     settings: {
       idp_metadata_url: settings.samlIdpMetadataUrl,
       idp_metadata_xml: settings.samlIdpMetadataXml,
@@ -69,7 +77,9 @@ export const samlOps = {
     ...admin,
     handler: async (input, { app }) => {
       // Refuse metadata we could not use, before storing it.
-      if (input.idp_metadata_xml) parseIdpMetadata(input.idp_metadata_xml, getSamlConfig(app).metadataMaxBytes);
+      if (input.idp_metadata_xml) {
+        parseIdpMetadata(input.idp_metadata_xml, getSamlConfig(app).metadataMaxBytes, app.settings.get().samlIdpMetadataSigningCert);
+      }
       app.settings.update({
         ...(input.idp_metadata_url === undefined ? {} : { samlIdpMetadataUrl: input.idp_metadata_url }),
         ...(input.idp_metadata_xml === undefined ? {} : { samlIdpMetadataXml: input.idp_metadata_xml }),

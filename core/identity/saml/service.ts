@@ -4,6 +4,7 @@ import { getSamlConfig, type SamlConfig, spOrigin } from './config.ts';
 import { failedCheckOf, samlError, type SamlCheck } from './errors.ts';
 import { fetchIdpMetadata, type IdpMetadata, parseIdpMetadata } from './idp-metadata.ts';
 import { allowedAlgorithms } from './signature.ts';
+import { spDecryption } from './sp-decryption.ts';
 import { buildSpMetadata } from './sp-metadata.ts';
 import { completeSsoLogin } from './sso-login.ts';
 import { createRequestId, type SamlTracker, samlTracker } from './store.ts';
@@ -27,7 +28,9 @@ export const samlMetadata = (app: App, options: SamlCallOptions = {}): string =>
     entityId,
     acsUrl,
     signingCertPem: config.spSigningCertPem,
+    encryptionCertPem: spDecryption(app).advertisedCertPem,
     authnRequestsSigned: config.authnRequestsSigned,
+    wantAssertionsSigned: config.signaturePolicy === 'assertion' || config.signaturePolicy === 'both',
   });
 };
 
@@ -35,13 +38,17 @@ export const samlMetadata = (app: App, options: SamlCallOptions = {}): string =>
 export const resolveIdp = async (app: App, config: SamlConfig) => {
   const settings = app.settings.get();
   const sources: IdpMetadata[] = [];
-  if (settings.samlIdpMetadataXml !== '') sources.push(parseIdpMetadata(settings.samlIdpMetadataXml, config.metadataMaxBytes));
+  const signingCertPem = settings.samlIdpMetadataSigningCert;
+  if (settings.samlIdpMetadataXml !== '') {
+    sources.push(parseIdpMetadata(settings.samlIdpMetadataXml, config.metadataMaxBytes, signingCertPem));
+  }
   if (settings.samlIdpMetadataUrl !== '') {
     sources.push(
       await fetchIdpMetadata(app, settings.samlIdpMetadataUrl, {
         timeoutMs: config.metadataTimeoutMs,
         maxBytes: config.metadataMaxBytes,
         cacheSeconds: config.metadataCacheSeconds,
+        signingCertPem,
       }),
     );
   }
@@ -67,6 +74,7 @@ export const samlValidatorConfig = async (app: App, options: SamlCallOptions = {
     now: app.now,
     allowIdpInitiated: config.allowIdpInitiated,
     limits: { maxBytes: config.maxResponseBytes, maxDepth: config.maxXmlDepth },
+    decryptionKeyPem: spDecryption(app).keyPem,
   };
 };
 
@@ -81,7 +89,7 @@ export type SamlLogin = {
 /** Validates the response and starts the SSO session; the HTTP route needs the session id and tier too. */
 export const samlLogin = async (app: App, samlResponse: string, options: SamlCallOptions = {}): Promise<SamlLogin> => {
   const validated = validateSamlResponse(samlResponse, await samlValidatorConfig(app, options), samlTracker(app));
-  app.log.info({ check: 'passed', signed: validated.signedParts }, 'SAML login accepted');
+  app.log.info({ check: 'passed', signed: validated.signedParts, encrypted: validated.decryption !== undefined }, 'SAML login accepted');
   const sso = await completeSsoLogin(app, {
     idpSessionId: validated.sessionIndex ?? `saml-assertion:${validated.assertionId}`,
     subject: validated.subject,
@@ -124,6 +132,8 @@ export type SamlTestReport =
       readonly email: string;
       readonly issuer: string;
       readonly signed_parts: readonly string[];
+      /** How the assertion was decrypted; null when it arrived unencrypted. */
+      readonly decryption: string | null;
     }
   | { readonly ok: false; readonly check: SamlCheck; readonly message: string };
 
@@ -131,7 +141,14 @@ export type SamlTestReport =
 export const samlTestResponse = async (app: App, samlResponse: string, options: SamlCallOptions = {}): Promise<SamlTestReport> => {
   try {
     const result: ValidatedSamlResponse = validateSamlResponse(samlResponse, await samlValidatorConfig(app, options), dryRunTracker(app));
-    return { ok: true, subject: result.subject, email: result.email, issuer: result.issuer, signed_parts: result.signedParts };
+    return {
+      ok: true,
+      subject: result.subject,
+      email: result.email,
+      issuer: result.issuer,
+      signed_parts: result.signedParts,
+      decryption: result.decryption ?? null,
+    };
   } catch (error) {
     const check = failedCheckOf(error);
     if (check === undefined) throw error;

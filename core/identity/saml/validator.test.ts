@@ -30,6 +30,7 @@ const configFor = (overrides: Overrides = {}): SamlValidatorConfig => ({
   now: () => NOW,
   allowIdpInitiated: true,
   limits: { maxBytes: 262_144, maxDepth: 32 },
+  decryptionKeyPem: undefined,
   ...overrides,
 });
 

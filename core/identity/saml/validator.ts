@@ -1,8 +1,9 @@
-import type { Element } from '@xmldom/xmldom';
+import type { Document, Element } from '@xmldom/xmldom';
 import type { SignaturePolicy } from './config.ts';
 import { allElements, attr, childrenNamed, descendantsNamed, fullText, NS, onlyChild } from './dom.ts';
 import { samlError } from './errors.ts';
 import { checkAssertionConditions, readIdentity, type SamlIdentity } from './assertion.ts';
+import { decryptAssertion } from './decryption.ts';
 import { type AllowedAlgorithms, verifyEnvelopedSignature } from './signature.ts';
 import type { SamlTracker } from './store.ts';
 import { decodeBase64Message, decodeUtf8Xml, parseUntrustedXml, type XmlLimits } from './xml-input.ts';
@@ -21,6 +22,8 @@ export type SamlValidatorConfig = {
   readonly now: () => Date;
   readonly allowIdpInitiated: boolean;
   readonly limits: XmlLimits;
+  /** SP private key (PEM) for EncryptedAssertion; undefined = encrypted assertions are refused. */
+  readonly decryptionKeyPem: string | undefined;
 };
 
 export type ValidatedSamlResponse = SamlIdentity & {
@@ -28,6 +31,8 @@ export type ValidatedSamlResponse = SamlIdentity & {
   readonly assertionId: string;
   readonly inResponseTo: string | undefined;
   readonly signedParts: readonly ('response' | 'assertion')[];
+  /** How the assertion was decrypted, or undefined when it arrived in the clear. */
+  readonly decryption: string | undefined;
 };
 
 const structure = (message: string): never => {
@@ -83,10 +88,61 @@ const checkStatus = (response: Element): void => {
   }
 };
 
+
+const isAssertionElement = (node: Element, localName: string): boolean =>
+  node.namespaceURI === NS.assertion && node.localName === localName;
+
+/** True when `node` sits inside the Advice of `top`: content we never read, so it may hold other assertions. */
+const insideAdvice = (node: Element, top: Element): boolean => {
+  let child = node;
+  for (let parent = node.parentNode as Element | null; parent !== null; child = parent, parent = parent.parentNode as Element | null) {
+    if (parent === top) return isAssertionElement(child, 'Advice');
+  }
+  return false;
+};
+
+/** The one Assertion or EncryptedAssertion that is a direct child of the Response: the only one evaluated. */
+const topLevelAssertion = (response: Element): Element => {
+  const candidates = [
+    ...childrenNamed(response, NS.assertion, 'Assertion'),
+    ...childrenNamed(response, NS.assertion, 'EncryptedAssertion'),
+  ];
+  if (candidates.length !== 1) {
+    structure(`expected exactly one Assertion or EncryptedAssertion as a direct child of the Response (found ${candidates.length})`);
+  }
+  return candidates[0] as Element;
+};
+
+/**
+ * Signature-wrapping defence: apart from the evaluated assertion, assertions may only appear inside its Advice
+ * (never read), and signatures only on the Response (`owner`), the evaluated assertion, or inside that Advice.
+ */
+const checkPlacement = (doc: Document, owner: Element | undefined, top: Element): void => {
+  const assertions = [...descendantsNamed(doc, NS.assertion, 'Assertion'), ...descendantsNamed(doc, NS.assertion, 'EncryptedAssertion')];
+  if (assertions.some((assertion) => assertion !== top && !insideAdvice(assertion, top))) {
+    structure('an Assertion sits outside the evaluated assertion and its Advice (a signature-wrapping pattern)');
+  }
+  for (const signature of descendantsNamed(doc, NS.dsig, 'Signature')) {
+    const parent = signature.parentNode;
+    if (parent !== owner && parent !== top && !insideAdvice(signature, top)) {
+      throw samlError('signature', 'a signature sits somewhere other than on the Response or the Assertion');
+    }
+  }
+};
+
+/** An unsigned assertion whose Advice holds a signed one is a wrapping attempt; say so rather than "unsigned". */
+const refuseSignedAdviceUnder = (top: Element): void => {
+  const advised = childrenNamed(top, NS.assertion, 'Advice').flatMap((advice) => descendantsNamed(advice, NS.assertion, 'Assertion'));
+  if (advised.some((assertion) => childrenNamed(assertion, NS.dsig, 'Signature').length > 0)) {
+    structure('the evaluated assertion is unsigned but its Advice holds a signed assertion (a signature-wrapping pattern)');
+  }
+};
+
 /**
  * Validates a base64 SAMLResponse (HTTP-POST binding) and returns the authenticated identity. Order: size and
- * encoding, safe parse, structure (one assertion, unique IDs, signatures only where allowed), signatures
- * against trusted certificates, then every check on the signed XML only, and last the state-changing checks
+ * encoding, safe parse, structure (one top-level assertion, unique IDs, signatures only where allowed), the
+ * response signature, decryption of an EncryptedAssertion (from the signed response when it is signed), the
+ * assertion signature, then every check on the signed XML only, and last the state-changing checks
  * (InResponseTo consumed, assertion id remembered) so a rejected message never burns a legitimate one.
  */
 export const validateSamlResponse = (encoded: string, config: SamlValidatorConfig, tracker: SamlTracker): ValidatedSamlResponse => {
@@ -96,35 +152,38 @@ export const validateSamlResponse = (encoded: string, config: SamlValidatorConfi
   const doc = parseUntrustedXml(xml, config.limits);
   const root = doc.documentElement as Element;
   if (root.namespaceURI !== NS.protocol || root.localName !== 'Response') structure('the root element is not a samlp:Response');
-  const elements = allElements(doc);
-  assertUniqueIds(elements);
-  if (descendantsNamed(doc, NS.assertion, 'EncryptedAssertion').length > 0) {
-    structure('encrypted assertions are not supported; configure the IdP to sign without encrypting');
-  }
-  const assertions = descendantsNamed(doc, NS.assertion, 'Assertion');
-  if (assertions.length !== 1 || assertions[0]?.parentNode !== root) {
-    structure(`expected exactly one Assertion as a direct child of the Response (found ${assertions.length})`);
-  }
-  const assertion = assertions[0] as Element;
-  for (const signature of descendantsNamed(doc, NS.dsig, 'Signature')) {
-    if (signature.parentNode !== root && signature.parentNode !== assertion) {
-      throw samlError('signature', 'a signature sits somewhere other than on the Response or the Assertion');
-    }
-  }
-  const verify = (element: Element, what: string) => verifyEnvelopedSignature(xml, element, what, config.trustedCerts, config.algorithms);
-  const signedResponseXml = verify(root, 'response');
-  const signedAssertionXml = verify(assertion, 'assertion');
-  checkPolicy(config.signaturePolicy, signedResponseXml !== undefined, signedAssertionXml !== undefined);
-
+  assertUniqueIds(allElements(doc));
+  const top = topLevelAssertion(root);
+  checkPlacement(doc, root, top);
+  const verify = (text: string, element: Element, what: string) =>
+    verifyEnvelopedSignature(text, element, what, config.trustedCerts, config.algorithms);
+  const signedResponseXml = verify(xml, root, 'response');
   const response = signedResponseXml === undefined ? root : parseSigned(signedResponseXml, config, NS.protocol, 'Response');
+
+  let signedAssertionXml: string | undefined;
+  let assertionInResponse: Element | undefined;
+  let decryption: string | undefined;
+  if (isAssertionElement(top, 'EncryptedAssertion')) {
+    // When the response is signed, decrypt the cipher text that signature covers: it is authenticated first.
+    const encrypted = childrenNamed(response, NS.assertion, 'EncryptedAssertion')[0];
+    if (encrypted === undefined) return structure('the signed response holds no EncryptedAssertion');
+    const decrypted = decryptAssertion(encrypted, config.decryptionKeyPem, config.limits);
+    assertUniqueIds(allElements(decrypted.doc));
+    checkPlacement(decrypted.doc, undefined, decrypted.assertion);
+    signedAssertionXml = verify(decrypted.xml, decrypted.assertion, 'assertion');
+    assertionInResponse = decrypted.assertion;
+    decryption = decrypted.method;
+  } else {
+    signedAssertionXml = verify(xml, top, 'assertion');
+    assertionInResponse = childrenNamed(response, NS.assertion, 'Assertion')[0];
+    if (signedResponseXml === undefined && signedAssertionXml === undefined) refuseSignedAdviceUnder(top);
+  }
+  checkPolicy(config.signaturePolicy, signedResponseXml !== undefined, signedAssertionXml !== undefined);
   const trustedAssertion =
-    signedAssertionXml !== undefined
-      ? parseSigned(signedAssertionXml, config, NS.assertion, 'Assertion')
-      : childrenNamed(response, NS.assertion, 'Assertion')[0];
+    signedAssertionXml !== undefined ? parseSigned(signedAssertionXml, config, NS.assertion, 'Assertion') : assertionInResponse;
   if (trustedAssertion === undefined) return structure('the signed response holds no assertion');
   const assertionId = attr(trustedAssertion, 'ID');
   if (assertionId === undefined) return structure('the assertion has no ID');
-
   checkStatus(response);
   checkIssuer(response, config.expectedIssuer, 'response', false);
   checkIssuer(trustedAssertion, config.expectedIssuer, 'assertion', true);
@@ -155,5 +214,5 @@ export const validateSamlResponse = (encoded: string, config: SamlValidatorConfi
     ...(signedResponseXml === undefined ? [] : (['response'] as const)),
     ...(signedAssertionXml === undefined ? [] : (['assertion'] as const)),
   ];
-  return { ...identity, issuer: config.expectedIssuer, assertionId, inResponseTo, signedParts };
+  return { ...identity, issuer: config.expectedIssuer, assertionId, inResponseTo, signedParts, decryption };
 };
