@@ -1,61 +1,20 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../app.ts';
-import { failedCheckOf } from './errors.ts';
-import type { SignaturePolicy } from './config.ts';
-import { allowedAlgorithms, ALG } from './signature.ts';
-import { createRequestId, samlTracker } from './store.ts';
+import { ALG } from './signature.ts';
+import { createRequestId } from './store.ts';
+import { NOW, type Overrides, validatorHarness } from './test/harness.ts';
 import { buildResponse, makeTestIdp, type ResponseFields, SP, signElement, type TestIdp, toBase64 } from './test/idp.ts';
-import { type SamlValidatorConfig, validateSamlResponse } from './validator.ts';
 
-const NOW = new Date('2026-03-01T12:00:00.000Z');
 let idp: TestIdp;
 let attacker: TestIdp;
-let app: App;
+const harness = validatorHarness(() => idp);
+const { freshApp, validate } = harness;
+const rejection = (encoded: string, overrides: Overrides = {}): string => harness.rejection(encoded, overrides).check;
 
 beforeAll(() => {
   idp = makeTestIdp('idp');
   attacker = makeTestIdp('attacker');
 });
-afterEach(() => app?.close());
-
-type Overrides = Partial<Omit<SamlValidatorConfig, 'algorithms'>> & { allowSha1?: boolean; policy?: SignaturePolicy };
-const configFor = (overrides: Overrides = {}): SamlValidatorConfig => ({
-  trustedCerts: [idp.cert],
-  expectedIssuer: SP.issuer,
-  audience: SP.entityId,
-  acsUrl: SP.acsUrl,
-  signaturePolicy: overrides.policy ?? 'assertion',
-  algorithms: allowedAlgorithms(overrides.allowSha1 ?? false),
-  clockSkewMs: 60_000,
-  now: () => NOW,
-  allowIdpInitiated: true,
-  limits: { maxBytes: 262_144, maxDepth: 32 },
-  decryptionKeyPem: undefined,
-  ...overrides,
-});
-
-const validate = (encoded: string, overrides: Overrides = {}) => {
-  app ??= createApp({ dataDir: ':memory:', now: () => NOW });
-  return validateSamlResponse(encoded, configFor(overrides), samlTracker(app));
-};
-const freshApp = () => {
-  app?.close();
-  app = createApp({ dataDir: ':memory:', now: () => NOW });
-  return app;
-};
-
-/** The check that rejected the message; fails the test when it was accepted or failed for another reason. */
-const rejection = (encoded: string, overrides: Overrides = {}): string => {
-  freshApp();
-  try {
-    validate(encoded, overrides);
-  } catch (error) {
-    const check = failedCheckOf(error);
-    if (check === undefined) throw error;
-    return check;
-  }
-  throw new Error('the response was accepted');
-};
+afterEach(() => harness.close());
 
 const signedAssertion = (fields: ResponseFields = {}, signer: TestIdp = idp) =>
   signElement(buildResponse(NOW, fields), fields.assertionId ?? '_assert1', signer);
@@ -242,7 +201,7 @@ describe('SAML validator: conditions', () => {
     const encoded = toBase64(signedAssertion());
     validate(encoded);
     expect(() => validate(encoded)).toThrow(/already used/);
-    const stored = app.db.prepare('SELECT id, expires_at FROM saml_seen_assertions').all();
+    const stored = harness.app().db.prepare('SELECT id, expires_at FROM saml_seen_assertions').all();
     expect(stored).toEqual([{ id: '_assert1', expires_at: new Date(NOW.getTime() + 6 * 60_000).toISOString() }]);
   });
 });
@@ -291,5 +250,89 @@ describe('SAML validator: hostile input', () => {
   it('refuses to validate without trusted certificates or an expected issuer', () => {
     expect(rejection(toBase64(signedAssertion()), { trustedCerts: [] })).toBe('config');
     expect(rejection(toBase64(signedAssertion()), { expectedIssuer: '' })).toBe('config');
+  });
+});
+
+describe('SAML validator: what real IdPs send', () => {
+  const inZone = (offset: string, fraction = '') => {
+    // NOW shifted into the zone: the same instant written with another offset.
+    const sign = offset.startsWith('-') ? -1 : 1;
+    const [hours, minutes] = offset.slice(1).split(':').map(Number) as [number, number];
+    const local = new Date(NOW.getTime() + sign * (hours * 60 + minutes) * 60_000).toISOString().slice(0, 19);
+    return (deltaMinutes: number) => {
+      const shifted = new Date(Date.parse(`${local}Z`) + deltaMinutes * 60_000).toISOString().slice(0, 19);
+      return `${shifted}${fraction}${offset}`;
+    };
+  };
+
+  it.each([
+    ['+00:00', ''],
+    ['-05:00', ''],
+    ['+05:30', '.123'],
+    ['Z', '.1234567'],
+  ])('accepts instants with the offset %s (fraction "%s"), normalised to UTC', (offset, fraction) => {
+    const at = offset === 'Z' ? (m: number) => `${new Date(NOW.getTime() + m * 60_000).toISOString().slice(0, 19)}${fraction}Z` : inZone(offset, fraction);
+    freshApp();
+    const result = validate(
+      toBase64(signedAssertion({ notBefore: at(-1), notOnOrAfter: at(5), confirmationNotOnOrAfter: at(5), issueInstant: at(0) })),
+    );
+    expect(result.subject).toBe('alice@example.org');
+    // The replay cache keeps the id until the UTC expiry (+ skew): proof the offset was applied, not ignored.
+    const stored = harness.app().db.prepare('SELECT expires_at FROM saml_seen_assertions').get() as { expires_at: string };
+    const millis = Number(fraction.slice(1, 4).padEnd(3, '0'));
+    expect(stored.expires_at).toBe(new Date(NOW.getTime() + 6 * 60_000 + millis).toISOString());
+  });
+
+  it('applies the offset: an instant that is in the past only once its offset is read is expired', () => {
+    // 11:58 at -00:10 is 12:08 UTC (still valid); 12:08 at +00:10 is 11:58 UTC (expired).
+    expect(rejection(toBase64(signedAssertion({ notOnOrAfter: '2026-03-01T12:08:00+00:10' })))).toBe('time');
+    freshApp();
+    expect(validate(toBase64(signedAssertion({ notOnOrAfter: '2026-03-01T11:58:00-00:10' }))).subject).toBe('alice@example.org');
+  });
+
+  it.each([
+    ['no zone', '2026-03-01T12:05:00'],
+    ['a day that does not exist', '2026-02-30T12:05:00Z'],
+    ['an hour out of range', '2026-03-01T25:05:00Z'],
+    ['an offset beyond 14 hours', '2026-03-01T12:05:00+15:00'],
+    ['a date only', '2026-03-01'],
+  ])('still rejects %s', (_name, value) => {
+    expect(rejection(toBase64(signedAssertion({ notOnOrAfter: value })))).toBe('time');
+  });
+
+  const withAdvice = (xml: string, advice: string) => xml.replace('<saml:AuthnStatement', `<saml:Advice>${advice}</saml:Advice><saml:AuthnStatement`);
+  const assertionOf = (xml: string) => /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)?.[0] ?? '';
+
+  it('evaluates only the top-level signed assertion when its Advice carries further assertions', () => {
+    const advised = assertionOf(signElement(buildResponse(NOW, { assertionId: '_advised', nameId: 'carol@example.org' }), '_advised', idp));
+    freshApp();
+    const result = validate(toBase64(signElement(withAdvice(buildResponse(NOW), advised), '_assert1', idp)));
+    expect(result).toMatchObject({ subject: 'alice@example.org', assertionId: '_assert1' });
+  });
+
+  it('XSW: a forged assertion hidden in the Advice of the signed one is never read', () => {
+    const forged = assertionOf(buildResponse(NOW, { assertionId: '_forged', nameId: 'admin@example.org', email: 'admin@example.org' }));
+    freshApp();
+    const result = validate(toBase64(signElement(withAdvice(buildResponse(NOW), forged), '_assert1', idp)));
+    expect(result.subject).toBe('alice@example.org');
+    expect(result.email).toBe('alice@example.org');
+  });
+
+  it('XSW: a forged assertion slipped into the Advice after signing breaks the signature', () => {
+    const forged = assertionOf(buildResponse(NOW, { assertionId: '_forged', nameId: 'admin@example.org' }));
+    expect(rejection(toBase64(withAdvice(signedAssertion(), forged)))).toBe('signature');
+  });
+
+  it('XSW: the Advice may not reuse the signed assertion id, and Advice outside the top-level assertion is refused', () => {
+    const sameId = assertionOf(buildResponse(NOW, { nameId: 'admin@example.org' }));
+    expect(rejection(toBase64(withAdvice(signedAssertion(), sameId)))).toBe('structure');
+    const forged = assertionOf(buildResponse(NOW, { assertionId: '_forged', nameId: 'admin@example.org' }));
+    const inExtensions = signedAssertion({ responseExtra: `<samlp:Extensions><saml:Advice>${forged}</saml:Advice></samlp:Extensions>` });
+    expect(rejection(toBase64(inExtensions))).toBe('structure');
+  });
+
+  it('requires an AuthnStatement (Web Browser SSO profile)', () => {
+    const without = buildResponse(NOW).replace(/<saml:AuthnStatement[\s\S]*<\/saml:AuthnStatement>/, '');
+    expect(rejection(toBase64(signElement(without, '_assert1', idp)))).toBe('authn_statement');
   });
 });
