@@ -119,7 +119,14 @@ export const settingsEnv: Readonly<Partial<Record<SettingKey, string>>> = {
 };
 
 /** Secrets: stored encrypted at rest, never returned to any caller, only reported as set or unset. */
-export const secretNames = ['signingKey', 'chatApiKey', 'oidcClientSecret', 'sessionKey', 'samlSpSigningKey', 'samlSpDecryptionKey'] as const;
+export const secretNames = [
+  'signingKey',
+  'chatApiKey',
+  'oidcClientSecret',
+  'sessionKey',
+  'samlSpSigningKey',
+  'samlSpDecryptionKey',
+] as const;
 export type SecretName = (typeof secretNames)[number];
 export const secretsEnv: Readonly<Record<SecretName, string>> = {
   signingKey: 'SVC_SIGNING_KEY',

@@ -123,7 +123,8 @@ export const readIdentity = (assertion: Element): SamlIdentity => {
   const email = nameIdFormat === EMAIL_FORMAT || looksLikeEmail(subject) ? subject : (fromAttributes ?? '');
   // Web Browser SSO profile (SAML profiles 4.1.4.2): the assertion that logs someone in carries an AuthnStatement.
   const authn = childrenNamed(assertion, NS.assertion, 'AuthnStatement')[0];
-  if (authn === undefined) throw samlError('authn_statement', 'the assertion has no AuthnStatement (required by the Web Browser SSO profile)');
+  if (authn === undefined)
+    throw samlError('authn_statement', 'the assertion has no AuthnStatement (required by the Web Browser SSO profile)');
   return {
     subject,
     nameIdFormat,

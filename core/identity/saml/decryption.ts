@@ -43,7 +43,8 @@ const keyTransportOf = (encryptedKey: Element): string => {
       'RSA 1.5 key transport is refused (Bleichenbacher/Marvin padding-oracle attacks; Node refuses it too, CVE-2023-46809): configure the IdP to use RSA-OAEP',
     );
   }
-  if (algorithm !== OAEP_MGF1P && algorithm !== OAEP_11) refuse(`key transport ${algorithm.slice(0, 100) || '(none)'} is not supported (use RSA-OAEP)`);
+  if (algorithm !== OAEP_MGF1P && algorithm !== OAEP_11)
+    refuse(`key transport ${algorithm.slice(0, 100) || '(none)'} is not supported (use RSA-OAEP)`);
   const digestElement = childrenNamed(method, NS.dsig, 'DigestMethod')[0];
   const digestUri = digestElement === undefined ? 'http://www.w3.org/2000/09/xmldsig#sha1' : (attr(digestElement, 'Algorithm') ?? '');
   const digest = OAEP_DIGESTS[digestUri] ?? refuse(`RSA-OAEP digest ${digestUri.slice(0, 100)} is not supported`);
@@ -92,7 +93,8 @@ export const decryptAssertion = (encrypted: Element, keyPem: string | undefined,
   const data = childrenNamed(encrypted, NS.xenc, 'EncryptedData');
   if (data.length !== 1) refuse(`an EncryptedAssertion must hold exactly one EncryptedData (found ${data.length})`);
   const contentUri = attr(methodOf(data[0] as Element), 'Algorithm') ?? '';
-  const content = CONTENT[contentUri] ?? refuse(`content encryption ${contentUri.slice(0, 100) || '(none)'} is not supported (AES-CBC or AES-GCM)`);
+  const content =
+    CONTENT[contentUri] ?? refuse(`content encryption ${contentUri.slice(0, 100) || '(none)'} is not supported (AES-CBC or AES-GCM)`);
   // Every EncryptedKey must be acceptable, whichever one the library ends up using.
   const keys = descendantsNamed(encrypted, NS.xenc, 'EncryptedKey');
   if (keys.length === 0) refuse('the encrypted assertion carries no EncryptedKey');

@@ -76,8 +76,16 @@ describe('encrypted assertions as IdPs send them', () => {
   });
 
   it.each([
-    ['rsa-oaep-mgf1p with a SHA-256 digest (MGF1 stays SHA-1)', { content: XENC.aes256gcm, keyTransport: XENC.rsaOaepMgf1p, digest: 'sha256' }, 'SHA-256, MGF1-SHA1'],
-    ['xenc11 rsa-oaep with SHA-256 and MGF1-SHA256', { content: XENC.aes128cbc, keyTransport: XENC.rsaOaep11, digest: 'sha256', mgf: 'sha256' }, 'SHA-256, MGF1-SHA256'],
+    [
+      'rsa-oaep-mgf1p with a SHA-256 digest (MGF1 stays SHA-1)',
+      { content: XENC.aes256gcm, keyTransport: XENC.rsaOaepMgf1p, digest: 'sha256' },
+      'SHA-256, MGF1-SHA1',
+    ],
+    [
+      'xenc11 rsa-oaep with SHA-256 and MGF1-SHA256',
+      { content: XENC.aes128cbc, keyTransport: XENC.rsaOaep11, digest: 'sha256', mgf: 'sha256' },
+      'SHA-256, MGF1-SHA256',
+    ],
   ] as const)('decrypts %s', async (_name, shape, named) => {
     harness.freshApp();
     const xml = await encryptAssertionIn(signedAssertionXml(), sp, shape);
@@ -103,13 +111,18 @@ describe('encrypted assertions: signatures on the decrypted content', () => {
 
   it('checks the response signature before decrypting: altered cipher text under it is a signature failure', async () => {
     const xml = signResponse(await encryptAssertionIn(signedAssertionXml(), sp, shapes.oktaCbc));
-    const altered = xml.replace(/(<xenc:CipherData>\s*<xenc:CipherValue>)(.)/, (_m, head: string, c: string) => `${head}${c === 'A' ? 'B' : 'A'}`);
+    const altered = xml.replace(
+      /(<xenc:CipherData>\s*<xenc:CipherValue>)(.)/,
+      (_m, head: string, c: string) => `${head}${c === 'A' ? 'B' : 'A'}`,
+    );
     expect(altered).not.toBe(xml);
     expect(harness.rejection(toBase64(altered), withKey({ policy: 'both' })).check).toBe('signature');
   });
 
   it('reads nothing from a forged assertion hidden in the decrypted assertion Advice', async () => {
-    const forged = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(buildResponse(NOW, { assertionId: '_forged', nameId: 'admin@example.org' }))?.[0];
+    const forged = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(
+      buildResponse(NOW, { assertionId: '_forged', nameId: 'admin@example.org' }),
+    )?.[0];
     const advised = buildResponse(NOW).replace('<saml:AuthnStatement', `<saml:Advice>${forged}</saml:Advice><saml:AuthnStatement`);
     const xml = await encryptAssertionIn(signElement(advised, '_assert1', idp), sp, shapes.oktaGcm);
     harness.freshApp();
@@ -137,21 +150,30 @@ describe('encrypted assertions: bad input is refused with the reason', () => {
     ['AES-GCM', shapes.oktaGcm],
   ])('truncated content cipher text (%s)', async (_name, shape) => {
     const truncate = (xml: string) =>
-      xml.replace(/(<\/xenc:EncryptionMethod>|<xenc:EncryptionMethod [^>]*\/>)([\s\S]*<xenc:CipherValue>)([A-Za-z0-9+/=]+)(<\/xenc:CipherValue>\s*<\/xenc:CipherData>\s*<\/xenc:EncryptedData>)/, (_m, a, b, value: string, d) => {
-        const kept = value.slice(0, Math.floor(value.length / 2 / 4) * 4);
-        return `${a}${b}${kept}${d}`;
-      });
+      xml.replace(
+        /(<\/xenc:EncryptionMethod>|<xenc:EncryptionMethod [^>]*\/>)([\s\S]*<xenc:CipherValue>)([A-Za-z0-9+/=]+)(<\/xenc:CipherValue>\s*<\/xenc:CipherData>\s*<\/xenc:EncryptedData>)/,
+        (_m, a, b, value: string, d) => {
+          const kept = value.slice(0, Math.floor(value.length / 2 / 4) * 4);
+          return `${a}${b}${kept}${d}`;
+        },
+      );
     const refused = await refusal(truncate, shape);
     expect(refused).toMatchObject({ check: 'decryption', message: expect.stringMatching(/could not be decrypted/) });
   });
 
   it('a truncated encrypted key', async () => {
-    const refused = await refusal((xml) => xml.replace(/(<e:CipherValue>)([A-Za-z0-9+/=]+)/, (_m, a, value: string) => `${a}${value.slice(0, 40)}`));
+    const refused = await refusal((xml) =>
+      xml.replace(/(<e:CipherValue>)([A-Za-z0-9+/=]+)/, (_m, a, value: string) => `${a}${value.slice(0, 40)}`),
+    );
     expect(refused).toMatchObject({ check: 'decryption', message: expect.stringMatching(/could not be decrypted/) });
   });
 
   it.each([
-    ['Triple DES content', { content: XENC.tripledes, keyTransport: XENC.rsaOaepMgf1p }, /content encryption .*tripledes-cbc is not supported/],
+    [
+      'Triple DES content',
+      { content: XENC.tripledes, keyTransport: XENC.rsaOaepMgf1p },
+      /content encryption .*tripledes-cbc is not supported/,
+    ],
   ] as const)('an unsupported algorithm: %s', async (_name, shape, reason) => {
     // Node 20 may lack 3DES in its OpenSSL build; the algorithm is named in clear text, so rename instead.
     const xml = (await encryptAssertionIn(signedAssertionXml(), sp, shapes.entra)).replace(XENC.aes256cbc, shape.content);
@@ -170,7 +192,9 @@ describe('encrypted assertions: bad input is refused with the reason', () => {
   it('an EncryptedAssertion beside a plain Assertion, or two EncryptedData', async () => {
     const encrypted = await encryptAssertionIn(signedAssertionXml(), sp, shapes.entra);
     const plain = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(signedAssertionXml({ assertionId: '_assert2' }))?.[0] ?? '';
-    expect(harness.rejection(toBase64(encrypted.replace('</samlp:Response>', `${plain}</samlp:Response>`)), withKey()).check).toBe('structure');
+    expect(harness.rejection(toBase64(encrypted.replace('</samlp:Response>', `${plain}</samlp:Response>`)), withKey()).check).toBe(
+      'structure',
+    );
     const data = /<xenc:EncryptedData[\s\S]*<\/xenc:EncryptedData>/.exec(encrypted)?.[0] ?? '';
     const doubled = encrypted.replace('</saml:EncryptedAssertion>', `${data}</saml:EncryptedAssertion>`);
     expect(harness.rejection(toBase64(doubled), withKey()).message).toMatch(/exactly one EncryptedData/);
@@ -186,7 +210,10 @@ describe('encrypted assertions: bad input is refused with the reason', () => {
 
   it('plaintext nested beyond the depth limit, encrypted with the public SP certificate, is refused', async () => {
     // Anyone holding the SP certificate can encrypt: the decrypted text gets the same limits as the response.
-    const bomb = buildResponse(NOW).replace('<saml:AuthnStatement', `${'<saml:Advice>'.repeat(60)}${'</saml:Advice>'.repeat(60)}<saml:AuthnStatement`);
+    const bomb = buildResponse(NOW).replace(
+      '<saml:AuthnStatement',
+      `${'<saml:Advice>'.repeat(60)}${'</saml:Advice>'.repeat(60)}<saml:AuthnStatement`,
+    );
     const xml = await encryptAssertionIn(bomb, sp, shapes.oktaGcm);
     const refused = harness.rejection(toBase64(xml), withKey());
     expect(refused).toMatchObject({ check: 'decryption', message: expect.stringMatching(/size and depth limits/) });

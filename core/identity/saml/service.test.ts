@@ -1,10 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { verify } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../app.ts';
@@ -14,8 +10,8 @@ import { setSamlConfig } from './config.ts';
 import { failedCheckOf } from './errors.ts';
 import { samlAcs, samlLoginRedirect, samlMetadata, samlTestResponse } from './service.ts';
 import { buildResponse, idpMetadataXml, makeTestIdp, signElement, type TestIdp, toBase64 } from './test/idp.ts';
+import { xmllintMetadata } from './test/xmllint.ts';
 
-const schemaDir = join(import.meta.dirname, 'test', 'schemas');
 let idp: TestIdp;
 let app: App;
 let server: Server | undefined;
@@ -38,14 +34,7 @@ const configuredApp = (metadata: { xml?: string; url?: string } = { xml: idpMeta
 const signed = (fields: Parameters<typeof buildResponse>[1] = {}) =>
   toBase64(signElement(buildResponse(new Date(), fields), fields?.assertionId ?? '_assert1', idp));
 
-const xmllint = (xml: string): string => {
-  const file = join(mkdtempSync(join(tmpdir(), 'sp-md-')), 'metadata.xml');
-  writeFileSync(file, xml);
-  return execFileSync('xmllint', ['--noout', '--nonet', '--schema', join(schemaDir, 'saml-schema-metadata-2.0.xsd'), file], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-};
+const xmllint = xmllintMetadata;
 
 describe('SP metadata', () => {
   it('is valid against the OASIS SAML 2.0 metadata schema (xmllint), with and without a signing certificate', () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALG } from './signature.ts';
 import { createRequestId } from './store.ts';
 import { NOW, type Overrides, validatorHarness } from './test/harness.ts';
-import { buildResponse, makeTestIdp, type ResponseFields, SP, signElement, type TestIdp, toBase64 } from './test/idp.ts';
+import { buildResponse, makeTestIdp, type ResponseFields, signElement, type TestIdp, toBase64 } from './test/idp.ts';
 
 let idp: TestIdp;
 let attacker: TestIdp;
@@ -271,7 +271,10 @@ describe('SAML validator: what real IdPs send', () => {
     ['+05:30', '.123'],
     ['Z', '.1234567'],
   ])('accepts instants with the offset %s (fraction "%s"), normalised to UTC', (offset, fraction) => {
-    const at = offset === 'Z' ? (m: number) => `${new Date(NOW.getTime() + m * 60_000).toISOString().slice(0, 19)}${fraction}Z` : inZone(offset, fraction);
+    const at =
+      offset === 'Z'
+        ? (m: number) => `${new Date(NOW.getTime() + m * 60_000).toISOString().slice(0, 19)}${fraction}Z`
+        : inZone(offset, fraction);
     freshApp();
     const result = validate(
       toBase64(signedAssertion({ notBefore: at(-1), notOnOrAfter: at(5), confirmationNotOnOrAfter: at(5), issueInstant: at(0) })),
@@ -300,7 +303,8 @@ describe('SAML validator: what real IdPs send', () => {
     expect(rejection(toBase64(signedAssertion({ notOnOrAfter: value })))).toBe('time');
   });
 
-  const withAdvice = (xml: string, advice: string) => xml.replace('<saml:AuthnStatement', `<saml:Advice>${advice}</saml:Advice><saml:AuthnStatement`);
+  const withAdvice = (xml: string, advice: string) =>
+    xml.replace('<saml:AuthnStatement', `<saml:Advice>${advice}</saml:Advice><saml:AuthnStatement`);
   const assertionOf = (xml: string) => /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)?.[0] ?? '';
 
   it('evaluates only the top-level signed assertion when its Advice carries further assertions', () => {

@@ -88,7 +88,6 @@ const checkStatus = (response: Element): void => {
   }
 };
 
-
 const isAssertionElement = (node: Element, localName: string): boolean =>
   node.namespaceURI === NS.assertion && node.localName === localName;
 

@@ -44,7 +44,10 @@ export const encryptXml = (plaintext: string, recipient: TestIdp, shape: Encrypt
 
 /** Moves the EncryptedKey out of KeyInfo to beside EncryptedData and points at it with a RetrievalMethod. */
 const placeKeyAsPeer = (encryptedData: string): { data: string; peer: string } => {
-  const keyInfo = /<KeyInfo xmlns="http:\/\/www\.w3\.org\/2000\/09\/xmldsig#">\s*(<e:EncryptedKey[\s\S]*<\/e:EncryptedKey>)\s*<\/KeyInfo>/.exec(encryptedData);
+  const keyInfo =
+    /<KeyInfo xmlns="http:\/\/www\.w3\.org\/2000\/09\/xmldsig#">\s*(<e:EncryptedKey[\s\S]*<\/e:EncryptedKey>)\s*<\/KeyInfo>/.exec(
+      encryptedData,
+    );
   if (keyInfo === null) throw new Error('xml-encryption output has no inline EncryptedKey');
   const peer = (keyInfo[1] as string).replace('<e:EncryptedKey ', '<e:EncryptedKey Id="_ek1" xmlns="http://www.w3.org/2000/09/xmldsig#" ');
   const pointer =

@@ -95,6 +95,8 @@ export type SignOptions = {
   digestAlgorithm?: string;
   /** Reference a different element id than the one the signature sits in. */
   referenceId?: string;
+  /** Where the signature goes: after the element's Issuer (SAML messages) or as its first child (metadata). */
+  placement?: 'afterIssuer' | 'firstChild';
 };
 
 const byId = (id: string) => `//*[@ID='${id}']`;
@@ -114,7 +116,10 @@ export const signElement = (xml: string, id: string, idp: TestIdp, options: Sign
   });
   signer.computeSignature(xml, {
     prefix: 'ds',
-    location: { reference: `${byId(id)}/*[local-name(.)='Issuer']`, action: 'after' },
+    location:
+      options.placement === 'firstChild'
+        ? { reference: byId(id), action: 'prepend' }
+        : { reference: `${byId(id)}/*[local-name(.)='Issuer']`, action: 'after' },
   });
   return signer.getSignedXml();
 };
@@ -123,7 +128,7 @@ export const toBase64 = (xml: string): string => Buffer.from(xml, 'utf8').toStri
 
 /** IdP metadata for the test IdP: its entity id, signing certificate(s) and HTTP-Redirect SSO endpoint. */
 export const idpMetadataXml = (certs: readonly string[], ssoUrl = 'https://idp.example.test/sso'): string =>
-  `<?xml version="1.0" encoding="UTF-8"?><md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${SP.issuer}">` +
+  `<?xml version="1.0" encoding="UTF-8"?><md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" ID="_metadata1" entityID="${SP.issuer}">` +
   `<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
   certs
     .map(
