@@ -3,6 +3,7 @@ import { AppError, httpStatusFor } from '../../errors.ts';
 import { jsonDepthWithin, maxJsonDepth } from '../../http/json-body.ts';
 import type { Actor } from '../../ops/define.ts';
 import { scimError, scimTypeOf } from './errors.ts';
+import { assertAttributeNotation } from './projection.ts';
 import { errorUrn } from './schema.ts';
 import type { ListQuery } from './types.ts';
 
@@ -105,14 +106,18 @@ export const listRequestOf = (source: unknown): ListRequest => {
     const value = query[Object.keys(query).find((key) => key.toLowerCase() === name.toLowerCase()) ?? ''];
     return Array.isArray(value) ? value.join(',') : value;
   };
+  const attributes = listParam('attributes');
+  const excludedAttributes = listParam('excludedAttributes');
+  assertAttributeNotation('attributes', attributes);
+  assertAttributeNotation('excludedAttributes', excludedAttributes);
   return {
     filter: single(query, 'filter'),
     startIndex: integer(query, 'startIndex'),
     count: integer(query, 'count'),
     sortBy: single(query, 'sortBy'),
     sortOrder,
-    attributes: listParam('attributes'),
-    excludedAttributes: listParam('excludedAttributes'),
+    attributes,
+    excludedAttributes,
   };
 };
 

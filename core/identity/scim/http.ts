@@ -18,6 +18,7 @@ import {
 } from './http-support.ts';
 import type { Json } from './normalize.ts';
 import { project } from './projection.ts';
+import { type ScimPath, scimPathOf } from './path.ts';
 import { listResponseUrn, type ResourceKind } from './schema.ts';
 import type { ListQuery, ResourcePage } from './types.ts';
 import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } from './users.ts';
@@ -60,8 +61,8 @@ const endpointOf = (name: string): 'users' | 'groups' | 'config' | 'types' | 'sc
 
 const unknownEndpoint = (name: string): AppError => new AppError('NOT_FOUND', `No SCIM endpoint /${name.slice(0, 100)}`);
 
-type Params = { resource: string; id?: string };
 type Handler = (request: FastifyRequest, reply: FastifyReply, base: string) => FastifyReply | Promise<FastifyReply>;
+type PathHandler = (request: FastifyRequest, reply: FastifyReply, base: string, path: ScimPath) => FastifyReply | Promise<FastifyReply>;
 
 const listMessage = (page: ResourcePage, resources: Json[]): Json => ({
   schemas: [listResponseUrn],
@@ -90,6 +91,7 @@ export const scimRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
     async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       try {
         requireScimActor(actorOf(request), (request as { svcAuthFailure?: string }).svcAuthFailure);
+        listRequestOf(request.query); // bad list or projection parameters are refused before any write
         return await handler(request, reply, scimBaseUrl(app, requestOrigin(request)));
       } catch (error) {
         if (error instanceof AppError && error.code === 'UNAUTHENTICATED') {
@@ -106,13 +108,16 @@ export const scimRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
     return sendScim(reply, 200, listMessage(page, resources));
   };
 
-  const collection: Handler = (request, reply, base) => {
-    const { resource } = request.params as Params;
+  const collection: PathHandler = (request, reply, base, { resource }) => {
     const endpoint = endpointOf(resource);
     if (endpoint === undefined) throw unknownEndpoint(resource);
     if (endpoint === 'users' || endpoint === 'groups') {
       const store = stores[endpoint];
       if (request.method === 'GET') return list(store, request.query, reply, base);
+      if (request.method !== 'POST') {
+        reply.header('allow', 'GET, POST');
+        throw new AppError('VALIDATION', `${request.method} is not allowed on a collection`, { status: 405 });
+      }
       return sendResource(reply, 201, store, store.create(app, request.body, base), request);
     }
     if (request.method !== 'GET') throw new AppError('VALIDATION', 'Discovery endpoints are read-only', { status: 405 });
@@ -121,8 +126,7 @@ export const scimRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
     return sendScim(reply, 200, listMessage({ totalResults: documents.length, startIndex: 1, resources: documents }, documents));
   };
 
-  const item: Handler = (request, reply, base) => {
-    const { resource, id = '' } = request.params as Params;
+  const item: PathHandler = (request, reply, base, { resource, id = '' }) => {
     const endpoint = endpointOf(resource);
     if (endpoint === undefined) throw unknownEndpoint(resource);
     if (endpoint === 'users' || endpoint === 'groups') {
@@ -150,6 +154,11 @@ export const scimRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
     return sendScim(reply, 200, found);
   };
 
-  fastify.route({ method: ['GET', 'POST'], url: '/scim/v2/:resource', handler: guarded(collection) });
-  fastify.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/scim/v2/:resource/:id', handler: guarded(item) });
+  // One route for every path below the base, so trailing and repeated slashes route like the canonical path.
+  const dispatch: Handler = (request, reply, base) => {
+    const path = scimPathOf(request.url);
+    if (path === undefined) throw unknownEndpoint(request.url.split('?')[0]?.replace(/^\/scim\/v2\/?/i, '') ?? '');
+    return path.id === undefined ? collection(request, reply, base, path) : item(request, reply, base, path);
+  };
+  fastify.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/scim/v2/*', handler: guarded(dispatch) });
 };

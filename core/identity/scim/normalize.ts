@@ -37,21 +37,30 @@ const coerceSimple = (def: AttrDef, value: unknown): unknown => {
 };
 
 /**
- * Coerces a complex value: known sub-attributes only. A bare string given for a complex attribute with a
- * `value` sub-attribute (Entra sends the manager as a plain id) becomes `{ value }`.
+ * Coerces a complex value. A bare string given for a complex attribute with a `value` sub-attribute (Entra
+ * sends the manager as a plain id) becomes `{ value }`. Unknown sub-attributes are an error in a single-valued
+ * complex attribute (name, manager) but are dropped from the items of a multi-valued one (members, emails,
+ * phoneNumbers, ...): RFC 7643 2.4 lets those items carry more than the listed sub-attributes, clients add
+ * decorations (Entra sends `members` items with a `displayName`), and an item is identified by its value.
  */
-const coerceComplex = (def: AttrDef, value: unknown): Json => {
+const coerceComplex = (def: AttrDef, value: unknown, asItem = def.multiValued): Json => {
   if (typeof value === 'string' && findAttr(subAttrsOf(def), 'value') !== undefined) return { value };
   if (!isObject(value)) return invalid(def.name, 'must be an object');
   const out: Json = {};
   for (const [key, raw] of Object.entries(value)) {
     const sub = findAttr(subAttrsOf(def), key);
-    if (sub === undefined) return invalid(`${def.name}.${key}`, 'is not a known sub-attribute');
+    if (sub === undefined) {
+      if (asItem) continue;
+      return invalid(`${def.name}.${key}`, 'is not a known sub-attribute');
+    }
     if (raw === null || raw === undefined) continue;
     out[sub.name] = coerceSimple(sub, raw);
   }
   return out;
 };
+
+/** One item of a multi-valued complex attribute (a PATCH that replaces the items a value filter selects). */
+export const coerceItem = (def: AttrDef, value: unknown): Json => coerceComplex(def, value, true);
 
 /** RFC 7643 2.4: at most one `primary: true`; the last one set wins, as RFC 7644 3.5.2 asks of PATCH. */
 export const onePrimary = (items: Json[]): Json[] => {

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { scimError, scimTypeOf } from './errors.ts';
 import { compileElementFilter, containerOf, resolveAttr, resolveSub } from './filter/compile.ts';
 import { type FilterNode, type PatchPath, parsePatchPath } from './filter/parser.ts';
-import { coerceValue, isObject, type Json, onePrimary } from './normalize.ts';
+import { coerceItem, coerceValue, isObject, type Json, onePrimary } from './normalize.ts';
 import { type AttrDef, patchOpUrn, type ResourceKind, schemasOf } from './schema.ts';
 
 export type PatchOperation = { readonly op: 'add' | 'remove' | 'replace'; readonly path: string | undefined; readonly value: unknown };
@@ -157,7 +157,7 @@ class Patcher {
       holder[def.name] = onePrimary([...items, ...(coerceValue(def, { ...seed, [(sub as AttrDef).name]: value }) as Json[])]);
       return;
     }
-    const replacement = sub === undefined ? (coerceValue({ ...def, multiValued: false }, value) as Json) : undefined;
+    const replacement = sub === undefined ? coerceItem(def, value) : undefined;
     holder[def.name] = onePrimary(
       items.map((item) => {
         if (!hits.includes(item)) return item;

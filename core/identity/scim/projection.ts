@@ -1,9 +1,24 @@
+import { scimError } from './errors.ts';
 import { resolveAttr, resolveSub } from './filter/compile.ts';
 import { parseAttrPath } from './filter/parser.ts';
 import type { Json } from './normalize.ts';
 import type { ResourceKind } from './schema.ts';
 
 type Selector = { readonly holderKey: string | undefined; readonly attr: string; readonly sub: string | undefined };
+
+/**
+ * `attributes` and `excludedAttributes` take attribute names in attribute notation (RFC 7644 3.9, 3.10:
+ * `emails`, `emails.value`, `urn:...:manager.value`), not value filters. A value path such as
+ * `emails[type eq "work"]` would otherwise select nothing and leave the client with only `id`; it is refused
+ * instead, before any write, as 400 invalidFilter naming the filter parameter to use.
+ */
+export const assertAttributeNotation = (parameter: string, list: string | undefined): void => {
+  if (list === undefined || !/[[\]]/.test(list)) return;
+  throw scimError(
+    'invalidFilter',
+    `${parameter} takes attribute names (RFC 7644 3.10), not value filters like '${list.slice(0, 100)}'; select the attribute (e.g. emails) and use filter= to choose resources`,
+  );
+};
 
 /**
  * Reads a comma-separated `attributes` / `excludedAttributes` list (RFC 7644 3.9) into canonical selectors.
