@@ -1,4 +1,5 @@
 import { startTestProvider, type TestProvider } from '../core/identity/oidc/test/provider.ts';
+import { encryptAssertionIn, XENC } from '../core/identity/saml/test/encrypt.ts';
 import { buildResponse, idpMetadataXml, makeTestIdp, signElement, toBase64 } from '../core/identity/saml/test/idp.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -56,4 +57,21 @@ test('signs in through a local OpenID Provider and tests the SSO configuration',
   await page.getByRole('button', { name: 'Test SAML response' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Valid response' })).toContainText('alice@example.org');
   await screenshotTo('identity-settings-saml');
+
+  // An encrypted assertion (Okta-style AES-256-GCM, RSA-OAEP): refused without a key, then decrypted, and the
+  // test tool names the decryption step.
+  const sp = makeTestIdp('e2e-sp-encryption');
+  const encrypted = toBase64(await encryptAssertionIn(signed, sp, { content: XENC.aes256gcm, keyTransport: XENC.rsaOaepMgf1p }));
+  await page.getByLabel('SAMLResponse to test (base64, as posted by the IdP)').fill(encrypted);
+  await page.getByRole('button', { name: 'Test SAML response' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Failed check' })).toContainText('decryption');
+  await workbench.call('settings.update', { values: { samlSpEncryptionCert: sp.cert }, secrets: { samlSpDecryptionKey: sp.key } });
+  await page.reload();
+  await expect(page.getByText('key set; certificate in the SP metadata')).toBeVisible();
+  await page.getByLabel('SAMLResponse to test (base64, as posted by the IdP)').fill(encrypted);
+  await page.getByRole('button', { name: 'Test SAML response' }).click();
+  const steps = page.getByRole('list', { name: 'Checks passed' });
+  await expect(steps).toContainText('Decryption: AES-256-GCM content, RSA-OAEP (SHA-1, MGF1-SHA1) key transport');
+  await expect(steps).toContainText('Signed: assertion');
+  await screenshotTo('identity-settings-saml-encrypted');
 });

@@ -10,6 +10,20 @@ export type SpDecryption = {
   readonly problem: string | undefined;
 };
 
+const pemShape = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/;
+
+/** Re-wraps a PEM block pasted on one line (a password field drops the line breaks) so OpenSSL can read it. */
+const rewrapPem = (text: string): string => {
+  const match = pemShape.exec(text);
+  if (match === null) return text;
+  const [, label, body = ''] = match;
+  const lines = body
+    .replace(/\s+/g, '')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
+  return `-----BEGIN ${label}-----\n${lines}\n-----END ${label}-----\n`;
+};
+
 const publicDer = (pem: string): Buffer | undefined => {
   try {
     return createPublicKey(pem).export({ type: 'spki', format: 'der' });
@@ -23,10 +37,11 @@ const publicDer = (pem: string): Buffer | undefined => {
  * only when the key is present and belongs to it: an IdP that encrypts to a key we do not hold locks users out.
  */
 export const spDecryption = (app: App): SpDecryption => {
-  const keyPem = app.settings.secret('samlSpDecryptionKey');
-  const certPem = app.settings.get().samlSpEncryptionCert;
+  const storedKey = app.settings.secret('samlSpDecryptionKey');
+  const keyPem = storedKey === undefined ? undefined : rewrapPem(storedKey);
+  const certPem = rewrapPem(app.settings.get().samlSpEncryptionCert);
   const unusable = (problem: string): SpDecryption => ({ keyPem, advertisedCertPem: undefined, problem });
-  if (certPem === '') return keyPem === undefined ? unusable('not configured') : unusable('the encryption certificate is missing');
+  if (certPem.trim() === '') return keyPem === undefined ? unusable('not configured') : unusable('the encryption certificate is missing');
   if (keyPem === undefined) return unusable('the decryption key (secret samlSpDecryptionKey) is missing');
   const fromCert = publicDer(certPem);
   const fromKey = publicDer(keyPem);

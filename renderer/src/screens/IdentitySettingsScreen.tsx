@@ -10,7 +10,9 @@ const samlHints: Record<string, string> = {
   size: 'The response is larger than the configured maximum; check the IdP sends one assertion, or raise the limit.',
   encoding: 'Paste the SAMLResponse form value exactly as sent (base64, UTF-8 XML).',
   xml: 'The response is not well-formed XML, has a DTD or several roots; it was probably altered on the way.',
-  structure: 'Send exactly one unencrypted Assertion per Response; extra or duplicated assertions are refused.',
+  structure: 'Send exactly one Assertion (or EncryptedAssertion) per Response; extra or duplicated assertions are refused.',
+  decryption:
+    'Set the SP decryption key and encryption certificate (Settings), give the IdP the SP metadata, and use RSA-OAEP with AES-CBC or AES-GCM.',
   status: 'The IdP refused the login; look at its logs for the reason.',
   signature: 'Check the signature policy matches what the IdP signs (response, assertion, or both).',
   algorithm: 'Configure the IdP to sign with RSA-SHA256 or stronger, or allow SHA-1 explicitly.',
@@ -23,6 +25,7 @@ const samlHints: Record<string, string> = {
   in_response_to: 'Start the login from the workbench again (requests expire), or allow IdP-initiated login.',
   replay: 'This response was already used; sign in again at the IdP.',
   subject: 'Make the IdP send a NameID and a bearer subject confirmation.',
+  authn_statement: 'The assertion must record the login (AuthnStatement); configure the IdP for the Web Browser SSO profile.',
 };
 
 const download = (text: string, filename: string): void => {
@@ -36,9 +39,15 @@ const download = (text: string, filename: string): void => {
 
 const SamlTestResult = ({ report }: { report: SamlTestReport }) =>
   report.ok ? (
-    <p role="status" className="notice">
-      Valid response for <strong>{report.subject}</strong> ({report.email || 'no email'}), signed: {report.signed_parts.join(', ')}.
-    </p>
+    <div role="status" className="notice">
+      <p>
+        Valid response for <strong>{report.subject}</strong> ({report.email || 'no email'}).
+      </p>
+      <ul aria-label="Checks passed">
+        <li>Decryption: {report.decryption ?? 'not encrypted'}</li>
+        <li>Signed: {report.signed_parts.join(', ')}</li>
+      </ul>
+    </div>
   ) : (
     <div role="alert" className="alert">
       <p>
@@ -100,6 +109,8 @@ const SamlSection = ({ saml }: { saml: SamlView }) => {
         <dd>{saml.sp.entity_id}</dd>
         <dt>ACS URL (HTTP-POST)</dt>
         <dd>{saml.sp.acs_url}</dd>
+        <dt>Assertion encryption</dt>
+        <dd>{saml.sp.encryption.advertised ? 'key set; certificate in the SP metadata' : `off: ${saml.sp.encryption.problem}`}</dd>
       </dl>
       <button type="button" onClick={() => void spMetadata().then((xml) => xml && download(xml, 'sp-metadata.xml'))}>
         Download SP metadata

@@ -9,6 +9,7 @@ const secretLabels: Record<string, string> = {
   signingKey: 'Bundle signing key (HMAC)',
   chatApiKey: 'Chat provider API key',
   oidcClientSecret: 'OIDC client secret',
+  samlSpDecryptionKey: 'SAML SP decryption key (PEM private key)',
 };
 
 /** Settings form derived from the settings JSON Schema; secrets are write-only (set or cleared, never shown). */
