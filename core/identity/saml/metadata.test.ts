@@ -47,6 +47,9 @@ describe('SP metadata says what the configuration enforces', () => {
     );
     expect(metadata).not.toContain('PRIVATE KEY');
     expect(() => xmllintMetadata(metadata)).not.toThrow();
+    // Pasted into a password field, a PEM loses its line breaks; it is re-wrapped, not refused.
+    app.settings.setSecret('samlSpDecryptionKey', sp.key.replace(/\n/g, ''));
+    expect(samlMetadata(app)).toContain('use="encryption"');
   });
 
   it('says WantAssertionsSigned only when the policy requires a signed assertion', () => {
