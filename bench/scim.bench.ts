@@ -93,7 +93,20 @@ const patch = await run(`/scim/v2/Users/${sampleId}`, {
     });
   },
 });
-const scan = await run(filterFor('title eq "nobody" or name.givenName sw "Given9999"'));
+// Filters the attribute index answers in SQL (issue 12: p50 <= 50 ms for any filter): selective and broad,
+// every operator family, value paths, negation, and the fallback (groups) for comparison.
+const filterPhases: [string, string][] = [
+  ['unindexed or + sw (old full scan)', 'title eq "nobody" or name.givenName sw "Given9999"'],
+  ['title eq (10% of users)', 'title eq "Engineer"'],
+  ['name.familyName co', 'name.familyName co "amily9999"'],
+  ['emails value path', `emails[type eq "work" and value ew "-${Math.floor(users / 4)}@example.com"]`],
+  ['not (title eq) and active eq', 'not (title eq "Engineer") and active eq true'],
+  ['externalId sw (range)', 'externalId sw "ext-4242"'],
+  ['meta.lastModified gt', `meta.lastModified gt "2000-01-01T00:00:00Z" and userName ew "7@example.com"`],
+  ['title pr', 'title pr'],
+];
+const filterResults: [string, Phase][] = [];
+for (const [label, filter] of filterPhases) filterResults.push([label, await run(filterFor(filter), { duration: Math.min(seconds, 2) })]);
 
 const line = (phase: Phase): string => `${phase.rps.toFixed(0)} req/s, p50 ${phase.p50} ms, p99 ${phase.p99} ms`;
 console.log(`\n# SCIM over HTTP, ${users} users (seeded in ${seedSeconds.toFixed(1)} s), 1 connection, ${seconds} s per phase`);
@@ -101,13 +114,14 @@ printRow('baseline GET /bench/bare (same server, auth hook)', line(bare));
 printRow('GET /Users?filter=userName eq "..." (index)', line(byUserName));
 printRow('GET /Users?startIndex=..&count=100 (100-item page)', line(page));
 printRow('PATCH /Users/{id} replace title', line(patch));
-printRow('GET /Users?filter=<unindexed> (full scan)', line(scan));
+for (const [label, phase] of filterResults) printRow(`GET /Users?filter=<${label}>`, line(phase));
 printRow('ratio userName filter / baseline (throughput)', ratio(byUserName.rps, bare.rps));
 printRow('ratio 100-item page / baseline (throughput)', ratio(page.rps, bare.rps));
 printRow('ratio PATCH / baseline (throughput)', ratio(patch.rps, bare.rps));
-printRow('ratio full scan / baseline (throughput)', ratio(scan.rps, bare.rps));
 printRow('userName filter p50 target <= 2 ms', byUserName.p50 <= 2 ? `met (${byUserName.p50} ms)` : `MISSED (${byUserName.p50} ms)`);
-const errors = bare.errors + byUserName.errors + page.errors + patch.errors + scan.errors;
+const slowest = filterResults.reduce((worst, entry) => (entry[1].p50 > worst[1].p50 ? entry : worst));
+printRow('any filter p50 target <= 50 ms (slowest)', `${slowest[1].p50 <= 50 ? 'met' : 'MISSED'} (${slowest[0]}: ${slowest[1].p50} ms)`);
+const errors = [bare, byUserName, page, patch, ...filterResults.map((entry) => entry[1])].reduce((sum, phase) => sum + phase.errors, 0);
 if (errors > 0) console.log(`errors or non-2xx responses: ${errors}`);
 agent.destroy();
 await server.close();

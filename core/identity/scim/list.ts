@@ -2,6 +2,7 @@ import { scimError } from './errors.ts';
 import { compileFilter, type Predicate, resolveAttr, resolveSub } from './filter/compile.ts';
 import { parseAttrPath, parseFilter, type FilterNode } from './filter/parser.ts';
 import { indexKeyOf, type IndexKey } from './filter/plan.ts';
+import { type IndexedFilter, planIndexedFilter } from './filter/indexed.ts';
 import type { Json } from './normalize.ts';
 import type { ResourceKind } from './schema.ts';
 import type { ListQuery, ResourcePage } from './types.ts';
@@ -16,13 +17,19 @@ export const pageParams = (query: ListQuery): { startIndex: number; count: numbe
   return { startIndex: Math.max(1, start), count: Math.min(maxPageSize, Math.max(0, count)) };
 };
 
-export type PreparedFilter = { readonly predicate: Predicate; readonly indexKey: IndexKey | undefined };
+export type PreparedFilter = {
+  readonly predicate: Predicate;
+  readonly indexKey: IndexKey | undefined;
+  /** The same filter over the user attribute index; undefined for groups or unindexed attributes. */
+  readonly indexed: IndexedFilter | undefined;
+};
 
-/** Parses and compiles a filter once per request; undefined when there is none. */
+/** Parses and compiles a filter once per request (validating it in full first); undefined when there is none. */
 export const prepareFilter = (kind: ResourceKind, filter: string | undefined): PreparedFilter | undefined => {
   if (filter === undefined || filter.trim() === '') return undefined;
   const node: FilterNode = parseFilter(filter);
-  return { predicate: compileFilter(node, kind), indexKey: indexKeyOf(node, kind) };
+  const predicate = compileFilter(node, kind);
+  return { predicate, indexKey: indexKeyOf(node, kind), indexed: kind === 'User' ? planIndexedFilter(node) : undefined };
 };
 
 const sortKey = (kind: ResourceKind, sortBy: string): ((resource: Json) => string | number | boolean | undefined) => {

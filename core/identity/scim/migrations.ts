@@ -1,4 +1,6 @@
 import type { Migration } from '../../store/db.ts';
+import { createUserIndexTable, writeUserIndex } from './filter/attr-index.ts';
+import { type UserRow, userToWire } from './wire.ts';
 
 /**
  * SCIM users and groups. A resource's writable attributes are one JSON document; the attributes that queries and
@@ -41,5 +43,15 @@ export const scimMigrations: readonly Migration[] = [
         );
         CREATE INDEX scim_group_members_user ON scim_group_members (user_id);
       `),
+  },
+  {
+    // The attribute index behind SQL-evaluated filters (filter/sql.ts), backfilled from the stored users.
+    id: 'scim/002-user-attribute-index',
+    up: (db) => {
+      createUserIndexTable(db);
+      for (const row of db.prepare('SELECT * FROM scim_users').all() as UserRow[]) {
+        writeUserIndex(db, row.uid, userToWire(row, [], ''));
+      }
+    },
   },
 ];

@@ -9,6 +9,7 @@ import type { ListQuery, ResourcePage } from './types.ts';
 import { type GroupRef, type UserRow, userToWire } from './wire.ts';
 import { checkIfMatch, sql, uniqueUserName, writeTransaction } from './write.ts';
 import { newId } from './ids.ts';
+import { writeUserIndex } from './filter/attr-index.ts';
 
 /** userName is caseExact false (RFC 7643 4.1.1): its key folds case, and the UNIQUE index on it enforces that. */
 export const userNameKey = (userName: string): string => userName.toLowerCase();
@@ -37,6 +38,12 @@ const groupsOf = (app: App, userIds?: readonly string[]): Map<string, GroupRef[]
 
 const toWire = (app: App, row: UserRow, baseUrl: string): Json => userToWire(row, groupsOf(app, [row.id]).get(row.id) ?? [], baseUrl);
 
+/** Brings the row's filter index up to date (in the caller's write transaction) and returns the row. */
+const indexed = (app: App, row: UserRow): UserRow => {
+  writeUserIndex(app.db, row.uid, userToWire(row, [], ''));
+  return row;
+};
+
 const columnsOf = (resource: Json): { userName: string; externalId: string | null; active: number } => ({
   userName: resource['userName'] as string,
   externalId: typeof resource['externalId'] === 'string' ? resource['externalId'] : null,
@@ -50,14 +57,17 @@ export const createUser = (app: App, body: unknown, baseUrl: string): Json => {
   const { userName, externalId, active } = columnsOf(resource);
   const id = newId(app, 'scim-user-');
   const now = app.now().toISOString();
-  uniqueUserName(() =>
-    sql(
-      app,
-      `INSERT INTO scim_users (id, user_name, user_name_key, external_id, active, resource, version, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-    ).run(id, userName, userNameKey(userName), externalId, active, JSON.stringify(resource), now, now),
-  );
-  return toWire(app, requireRow(app, id), baseUrl);
+  const row = writeTransaction(app, () => {
+    uniqueUserName(() =>
+      sql(
+        app,
+        `INSERT INTO scim_users (id, uid, user_name, user_name_key, external_id, active, resource, version, created_at, updated_at)
+           VALUES (?, (SELECT COALESCE(MAX(uid), 0) + 1 FROM scim_users), ?, ?, ?, ?, ?, 1, ?, ?)`,
+      ).run(id, userName, userNameKey(userName), externalId, active, JSON.stringify(resource), now, now),
+    );
+    return indexed(app, requireRow(app, id));
+  });
+  return toWire(app, row, baseUrl);
 };
 
 export const getUser = (app: App, id: string, baseUrl: string): Json => toWire(app, requireRow(app, id), baseUrl);
@@ -83,7 +93,7 @@ const storeUser = (app: App, row: UserRow, next: Json): UserRow => {
     const keys = revokeKeysOfUser(app, row.id);
     app.log.info({ userId: row.id, sessions, keys }, 'scim user deactivated; sessions and keys revoked');
   }
-  return requireRow(app, row.id);
+  return indexed(app, requireRow(app, row.id));
 };
 
 /** PUT: replaces every writable attribute (RFC 7644 3.5.1); readOnly ones in the body are ignored. */
@@ -114,47 +124,73 @@ export const deleteUser = (app: App, id: string, ifMatch?: string): void =>
     checkIfMatch(ifMatch, row.version);
     revokeSessionsOfUser(app, id);
     revokeKeysOfUser(app, id);
+    writeUserIndex(app.db, row.uid, undefined);
     sql(app, 'DELETE FROM scim_users WHERE id = ?').run(id);
   });
 
 const indexSql: Readonly<Record<'id' | 'userName' | 'externalId', string>> = {
   id: 'SELECT * FROM scim_users WHERE id = ?',
   userName: 'SELECT * FROM scim_users WHERE user_name_key = ?',
-  externalId: 'SELECT * FROM scim_users WHERE external_id = ? ORDER BY id',
+  externalId: 'SELECT * FROM scim_users WHERE external_id = ? ORDER BY uid',
+};
+
+/** The rows of the given uids, in uid order, read in chunks below SQLite's parameter limit. */
+const rowsByUid = (app: App, uids: readonly number[]): UserRow[] => {
+  const rows: UserRow[] = [];
+  for (let start = 0; start < uids.length; start += 500) {
+    const chunk = uids.slice(start, start + 500);
+    rows.push(
+      ...(app.db
+        .prepare(`SELECT * FROM scim_users WHERE uid IN (${chunk.map(() => '?').join(',')}) ORDER BY uid`)
+        .all(...chunk) as UserRow[]),
+    );
+  }
+  return rows;
+};
+
+/** A page of user rows as wire resources, with their group references read for just that page. */
+const pageToWire = (app: App, rows: readonly UserRow[], baseUrl: string): Json[] => {
+  const groups = groupsOf(
+    app,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => userToWire(row, groups.get(row.id) ?? [], baseUrl));
 };
 
 /**
- * Lists users (RFC 7644 3.4.2). Without a filter or sort, SQL pages directly; an `id`/`userName`/`externalId`
- * equality uses its index to pick candidates; any other filter is evaluated over every user.
+ * Lists users (RFC 7644 3.4.2) in creation order. Without a filter, SQL pages directly; a filter over indexed
+ * attributes (all but `groups`, `meta.location` and `password`) is evaluated on the attribute index and only the
+ * page is read. Otherwise an `id`/`userName`/`externalId` equality picks candidates by index, and the rest of the
+ * filter is evaluated over those (or every) user.
  */
 export const listUsers = (app: App, query: ListQuery, baseUrl: string): ResourcePage => {
   const filter = prepareFilter('User', query.filter);
   const sorted = query.sortBy !== undefined && query.sortBy !== '';
+  const { startIndex, count } = pageParams(query);
   if (filter === undefined && !sorted) {
-    const { startIndex, count } = pageParams(query);
     const total = (sql(app, 'SELECT COUNT(*) AS n FROM scim_users').get() as { n: number }).n;
-    const rows = sql(app, 'SELECT * FROM scim_users ORDER BY id LIMIT ? OFFSET ?').all(count, startIndex - 1) as UserRow[];
-    const groups = groupsOf(
-      app,
-      rows.map((row) => row.id),
-    );
-    return { totalResults: total, startIndex, resources: rows.map((row) => userToWire(row, groups.get(row.id) ?? [], baseUrl)) };
+    const rows = sql(app, 'SELECT * FROM scim_users ORDER BY uid LIMIT ? OFFSET ?').all(count, startIndex - 1) as UserRow[];
+    return { totalResults: total, startIndex, resources: pageToWire(app, rows, baseUrl) };
+  }
+  const matches = filter?.indexed?.(app);
+  if (matches !== undefined && !sorted) {
+    return {
+      totalResults: matches.count(),
+      startIndex,
+      resources: pageToWire(app, rowsByUid(app, matches.slice(startIndex - 1, count)), baseUrl),
+    };
   }
   const key = filter?.indexKey;
   const rows = (
-    key === undefined
-      ? sql(app, 'SELECT * FROM scim_users ORDER BY id').all()
-      : sql(app, indexSql[key.attr]).all(key.attr === 'userName' ? userNameKey(key.value) : key.value)
-  ) as Iterable<UserRow>;
-  const groups = key === undefined ? groupsOf(app) : undefined;
-  const matches: Json[] = [];
-  for (const row of rows) {
-    const resource = userToWire(
-      row,
-      groups === undefined ? (groupsOf(app, [row.id]).get(row.id) ?? []) : (groups.get(row.id) ?? []),
-      baseUrl,
-    );
-    if (filter === undefined || filter.predicate(resource)) matches.push(resource);
-  }
-  return pageOf(sortResources('User', matches, query), query);
+    matches !== undefined
+      ? rowsByUid(app, matches.slice(0, Number.MAX_SAFE_INTEGER))
+      : key === undefined
+        ? sql(app, 'SELECT * FROM scim_users ORDER BY uid').all()
+        : sql(app, indexSql[key.attr]).all(key.attr === 'userName' ? userNameKey(key.value) : key.value)
+  ) as UserRow[];
+  const resources = pageToWire(app, rows, baseUrl);
+  return pageOf(
+    sortResources('User', matches === undefined && filter !== undefined ? resources.filter(filter.predicate) : resources, query),
+    query,
+  );
 };

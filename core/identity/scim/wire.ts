@@ -4,6 +4,8 @@ import type { SCIMGroup, SCIMUser } from './types.ts';
 
 export type UserRow = {
   readonly id: string;
+  /** Small stable integer key of the filter index (filter/attr-index.ts). */
+  readonly uid: number;
   readonly user_name: string;
   readonly external_id: string | null;
   readonly active: number;
