@@ -1,6 +1,7 @@
 import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 import { jcs } from './chain.ts';
+import { maxJsonDepth, nestedDeeperThan } from './json-depth.ts';
 import { payloadSchemas } from './schemas.ts';
 import { schemaKeys } from './types.ts';
 import type { SchemaKey } from './types.ts';
@@ -22,10 +23,10 @@ export const evidenceInputSchema = z.strictObject({
   timestamp: z.iso.datetime({ offset: true }).optional(),
   record_id: z.string().regex(idPattern, 'expected 1-128 characters of A-Z a-z 0-9 . _ : -').optional(),
   // Checked for shape only: the key's own schema validates the content (no second copy of the object).
-  payload: z.custom<Record<string, unknown>>(
-    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-    'expected an object',
-  ),
+  payload: z
+    .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'expected an object')
+    // Checked before any recursive step (schema, JCS) sees the payload: a deep document must not overflow the stack.
+    .refine((value) => !nestedDeeperThan(value, maxJsonDepth), `nested deeper than ${maxJsonDepth} levels`),
 });
 
 /** A validated input with every default filled and its payload already canonical: ready to chain. */

@@ -3,9 +3,12 @@ import { jcs } from '../audit/chain.ts';
 import { type AttestationKey, signJws } from './ed25519.ts';
 import { hmacSha256 } from './signing-key.ts';
 
+/** 2: the JWS payload also signs the timestamp kind (version 1 left it to the HMAC alone). */
+export const attestationVersion = 2;
+
 /** attestation.json as a verifier parses it. */
 export const attestationSchema = z.object({
-  schema_version: z.literal(1),
+  schema_version: z.literal(attestationVersion),
   bundle_id: z.string(),
   project_id: z.string(),
   generated_at: z.string(),
@@ -17,9 +20,9 @@ export const attestationSchema = z.object({
 });
 export type Attestation = z.infer<typeof attestationSchema>;
 
-/** The JWS payload: what the Ed25519 signature commits to (JCS bytes). */
-export const jwsPayload = (bundleId: string, manifestSha256: string): string =>
-  jcs({ bundle_id: bundleId, manifest_sha256: manifestSha256 });
+/** The JWS payload: what the Ed25519 signature commits to (JCS bytes), the timestamp kind included. */
+export const jwsPayload = (bundleId: string, manifestSha256: string, timestampKind: 'rfc3161' | 'stub'): string =>
+  jcs({ bundle_id: bundleId, manifest_sha256: manifestSha256, timestamp_kind: timestampKind });
 
 /** HMAC input of the attestation: JCS without its `hmac` field. */
 export const attestationSigningInput = (attestation: Omit<Attestation, 'hmac'> | Attestation): string => {
@@ -38,9 +41,9 @@ export const createAttestation = async (input: {
   hmacKeyId: string;
   key: AttestationKey;
 }): Promise<Attestation> => {
-  const compact = await signJws(input.key, Buffer.from(jwsPayload(input.bundleId, input.manifestSha256)));
+  const compact = await signJws(input.key, Buffer.from(jwsPayload(input.bundleId, input.manifestSha256, input.timestampKind)));
   const unsigned: Omit<Attestation, 'hmac'> = {
-    schema_version: 1,
+    schema_version: attestationVersion,
     bundle_id: input.bundleId,
     project_id: input.projectId,
     generated_at: input.generatedAt,

@@ -4,9 +4,11 @@ import { parseOptions } from '../cli/args.ts';
 import type { CliCommand } from '../cli/command.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
 import { SFCECClient } from './client.ts';
+import { exportPublicKey } from './ed25519.ts';
 import type { BundleVerificationResult } from './types.ts';
 
-const verifyUsage = 'svc verify FILE.zip [--key K | --public-key FILE] [--json] [--data-dir DIR]';
+const verifyUsage =
+  'svc verify FILE.zip [--key K] [--public-key FILE]... [--tsa-ca FILE]... [--json] [--data-dir DIR]';
 const buildUsage = 'svc build --project P --from YYYY-MM-DD --to YYYY-MM-DD [--frameworks a,b] [--out DIR] [--data-dir DIR] [--json]';
 
 const withApp = async <T>(dataDir: string, run: (app: App) => Promise<T>): Promise<T> => {
@@ -19,45 +21,75 @@ const withApp = async <T>(dataDir: string, run: (app: App) => Promise<T>): Promi
 };
 
 const printVerification = (result: BundleVerificationResult): void => {
-  process.stdout.write(`Bundle ${result.bundle_id || '(unknown)'}: ${result.overall_valid ? 'VALID' : 'INVALID'}\n`);
+  const out: string[] = [`Bundle ${result.bundle_id || '(unknown)'}: ${result.overall_valid ? 'VALID' : 'INVALID'}`];
   for (const check of result.checks) {
-    process.stdout.write(`  ${check.status.toUpperCase().padEnd(7)} ${check.name}\n`);
-    for (const error of check.errors) process.stdout.write(`          ${error}\n`);
+    out.push(`  ${check.status.toUpperCase().padEnd(7)} ${check.name.padEnd(9)} ${check.summary}`);
+    for (const error of check.errors.slice(check.summary === check.errors[0] ? 1 : 0)) out.push(`          ${error}`);
   }
-  if (result.timestamp_kind === 'stub')
-    process.stdout.write('  note: the timestamp is a stub (no TSA was configured); it attests no time\n');
+  const stamp = result.timestamp;
+  if (stamp?.kind === 'rfc3161')
+    out.push(`  timestamp: ${stamp.gen_time ?? '?'} by ${stamp.tsa ?? '?'} (serial ${stamp.serial ?? '?'}, policy ${stamp.policy ?? '?'})`);
+  if (stamp?.kind === 'stub') out.push('  note: the timestamp is a stub (no TSA was configured); it attests no time');
+  process.stdout.write(`${out.join('\n')}\n`);
 };
 
-/** `svc verify`: exit 0 valid, 1 invalid, 2 error (missing file, bad arguments). */
+/** Reads files named on the command line; exit 2 (usage error) when one is unreadable. */
+const readFiles = (paths: readonly string[] | undefined): string[] => (paths ?? []).map((path) => readFileSync(path, 'utf8'));
+
+/** `svc verify`: exit 0 valid, 1 invalid, 2 error (missing file, bad arguments, not a ZIP). */
 export const verifyCommand: CliCommand = {
   name: 'verify',
   usage: verifyUsage,
-  summary: 'Verify an evidence bundle offline: manifest HMAC, entry digests, Ed25519 signature, chain proof, timestamp',
+  summary: 'Verify an evidence bundle offline: ZIP structure, manifest HMAC, entry digests, Ed25519 signature, chain, timestamp',
   run: async (argv) => {
     const { values, positionals } = parseOptions(argv, {
       key: { type: 'string' },
-      'public-key': { type: 'string' },
+      'public-key': { type: 'string', multiple: true },
+      'tsa-ca': { type: 'string', multiple: true },
       json: { type: 'boolean' },
       'data-dir': { type: 'string' },
     });
     const [file] = positionals;
-    if (file === undefined || positionals.length !== 1 || (values.key !== undefined && values['public-key'] !== undefined)) {
+    if (file === undefined || positionals.length !== 1) {
       process.stderr.write(`Usage: ${verifyUsage}\n`);
       return 2;
     }
-    const publicKey = values['public-key'] === undefined ? undefined : readFileSync(values['public-key'], 'utf8');
-    // With an explicit key nothing from the data dir is needed: an auditor's machine stays untouched.
-    const explicit = values.key !== undefined || publicKey !== undefined;
+    let publicKeys: string[];
+    let tsaCaPem: string[];
+    try {
+      publicKeys = readFiles(values['public-key']);
+      tsaCaPem = readFiles(values['tsa-ca']);
+    } catch (error) {
+      process.stderr.write(`Cannot read a key or certificate file: ${(error as Error).message}\n`);
+      return 2;
+    }
+    // With an explicit trust input nothing from the data dir is used: an auditor's machine stays untouched.
+    const explicit = values.key !== undefined || publicKeys.length > 0;
     const dataDir = explicit ? ':memory:' : (values['data-dir'] ?? defaultDataDir());
     const result = await withApp(dataDir, (app) =>
       new SFCECClient({ app }).verifyBundle(file, {
         ...(values.key === undefined ? {} : { key: values.key }),
-        ...(publicKey === undefined ? {} : { publicKey }),
+        ...(publicKeys.length === 0 ? {} : { publicKeys }),
+        ...(tsaCaPem.length === 0 ? {} : { tsaCaPem }),
       }),
     );
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else printVerification(result);
     return result.overall_valid ? 0 : 1;
+  },
+};
+
+/** `svc public-key`: prints this install's Ed25519 public key and its RFC 7638 thumbprint, to publish. */
+export const publicKeyCommand: CliCommand = {
+  name: 'public-key',
+  usage: 'svc public-key [--json] [--data-dir DIR]',
+  summary: "Print this install's bundle-signing public key (PEM) and its RFC 7638 thumbprint, to publish out of band",
+  run: async (argv) => {
+    const { values } = parseOptions(argv, { json: { type: 'boolean' }, 'data-dir': { type: 'string' } });
+    const key = await withApp(values['data-dir'] ?? defaultDataDir(), (app) => exportPublicKey(app));
+    if (values.json) process.stdout.write(`${JSON.stringify({ ...key, thumbprint: key.kid }, null, 2)}\n`);
+    else process.stdout.write(`${key.pem.trimEnd()}\nRFC 7638 thumbprint (SHA-256): ${key.kid}\n`);
+    return 0;
   },
 };
 

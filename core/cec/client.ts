@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import type { JWK } from 'jose';
+import { existsSync, readFileSync } from 'node:fs';
 import type { App } from '../app.ts';
 import { defaultApp } from '../default-app.ts';
 import { AppError, SFCECBuildError } from '../errors.ts';
@@ -10,9 +9,9 @@ import { type GenerateDpaOptions, generateDpa } from './dpa/generate.ts';
 import type { DPADocument } from './dpa/types.ts';
 import { type FrameworkId, frameworkIds, resolveFramework } from './clauses/index.ts';
 import { checkDateRange } from './dates.ts';
-import { readTrustedPublicKey } from './ed25519.ts';
 import { downloadValidityMs, getEntry, registerBundle, registryStats, setExpiry, toBundleResult } from './registry.ts';
 import { resolveSigningKey } from './signing-key.ts';
+import { appTrustList, toTrustedKey } from './trusted-keys.ts';
 import type { BundleResult, BundleVerificationResult, CECStatusInfo } from './types.ts';
 import { verifyBundleFile } from './verify.ts';
 
@@ -32,8 +31,26 @@ export type BuildOptions = {
   readonly onProgress?: (done: number, total: number, message: string) => void;
 };
 
-/** Options of verifyBundle: an explicit HMAC key, or a trusted Ed25519 public key (JWK JSON or SPKI PEM). */
-export type VerifyBundleOptions = { readonly key?: string; readonly publicKey?: string };
+/**
+ * Trust inputs of verifyBundle. `key`: the HMAC key. `publicKeys`: trusted Ed25519 keys (SPKI PEM or JWK JSON;
+ * several for rotation); without them the app's trust list (own key + imported keys) applies. `tsaCaPem`: TSA
+ * roots; default the file named by the `tsaCaFile` setting (SVC_TSA_CA_FILE).
+ */
+export type VerifyBundleOptions = {
+  readonly key?: string;
+  readonly publicKeys?: readonly string[];
+  readonly tsaCaPem?: readonly string[];
+};
+
+const configuredTsaRoots = (app: App): string[] => {
+  const file = app.settings.get().tsaCaFile;
+  if (file === '') return [];
+  try {
+    return [readFileSync(file, 'utf8')];
+  } catch (error) {
+    throw new AppError('VALIDATION', `SVC_TSA_CA_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+};
 
 /**
  * The CEC client of spec 4.3: builds signed evidence bundles, verifies them offline, keeps a persistent
@@ -77,18 +94,16 @@ export class SFCECClient {
   }
 
   /** Verifies a bundle ZIP. @throws SFCECVerifyError if the file is missing or unreadable. */
-  verifyBundle(zipPath: string, options: VerifyBundleOptions = {}): Promise<BundleVerificationResult> {
-    const verify: { hmacKey?: string; trustedPublicKey?: JWK } = {};
-    const key = options.key ?? this.#config.signingKey;
-    if (key !== undefined) verify.hmacKey = key;
-    if (options.publicKey !== undefined) {
-      try {
-        verify.trustedPublicKey = readTrustedPublicKey(options.publicKey);
-      } catch (error) {
-        throw new AppError('VALIDATION', `Trusted public key is not an Ed25519 key: ${(error as Error).message}`);
-      }
-    }
-    return verifyBundleFile(this.app, zipPath, verify);
+  async verifyBundle(zipPath: string, options: VerifyBundleOptions = {}): Promise<BundleVerificationResult> {
+    const explicitKeys = options.publicKeys !== undefined && options.publicKeys.length > 0;
+    // With trusted public keys given, an unrelated HMAC key from the environment must not fail a genuine bundle.
+    const hmacKey = options.key ?? this.#config.signingKey ?? (explicitKeys ? undefined : this.app.settings.secret('signingKey'));
+    const trustedKeys = explicitKeys ? await Promise.all((options.publicKeys ?? []).map(toTrustedKey)) : await appTrustList(this.app);
+    return verifyBundleFile(this.app, zipPath, {
+      ...(hmacKey === undefined ? {} : { hmacKey }),
+      trustedKeys,
+      tsaTrustAnchorsPem: options.tsaCaPem ?? configuredTsaRoots(this.app),
+    });
   }
 
   /** Spec CECStatusInfo. */

@@ -68,7 +68,7 @@ export const cecRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
       const publicKey = request.headers['x-svc-public-key'];
       const result = await new SFCECClient({ app }).verifyBundle(file, {
         ...(typeof key === 'string' && key !== '' ? { key } : {}),
-        ...(typeof publicKey === 'string' && publicKey !== '' ? { publicKey: Buffer.from(publicKey, 'base64').toString('utf8') } : {}),
+        ...(typeof publicKey === 'string' && publicKey !== '' ? { publicKeys: [Buffer.from(publicKey, 'base64').toString('utf8')] } : {}),
       });
       return reply.code(200).send(result);
     } catch (error) {

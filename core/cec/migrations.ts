@@ -24,4 +24,17 @@ export const cecMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    id: 'cec/002-trusted-keys',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE cec_trusted_keys (
+          kid TEXT PRIMARY KEY,
+          jwk TEXT NOT NULL,
+          label TEXT NOT NULL,
+          added_at TEXT NOT NULL
+        );
+      `);
+    },
+  },
 ];

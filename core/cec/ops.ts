@@ -6,9 +6,10 @@ import type { App } from '../app.ts';
 import { AppError, SFCECBuildError } from '../errors.ts';
 import { type Actor, defineOp } from '../ops/define.ts';
 import { restrictedPath, restrictedOutputDir } from './bundle-path.ts';
-import { SFCECClient } from './client.ts';
+import { SFCECClient, type VerifyBundleOptions } from './client.ts';
 import { defaultDateRange } from './dates.ts';
 import { exportPublicKey } from './ed25519.ts';
+import { importTrustedKey, listTrustedKeys, removeTrustedKey } from './trusted-keys.ts';
 import { type BundleEntry, listEntries } from './registry.ts';
 import type { BundleResult } from './types.ts';
 
@@ -29,6 +30,12 @@ export const bundleReply = (result: BundleResult) => ({
   hmac_manifest: result.hmac_manifest,
   frameworks_covered: result.frameworks_covered,
   generated_at: result.generated_at,
+});
+
+/** Trust inputs a verify op may add to the app's own (an HMAC key, one extra trusted public key). */
+const verifyTrust = (input: { key?: string | undefined; public_key?: string | undefined }): VerifyBundleOptions => ({
+  ...(input.key === undefined ? {} : { key: input.key }),
+  ...(input.public_key === undefined ? {} : { publicKeys: [input.public_key] }),
 });
 
 /** The desktop user (IPC) may pick any folder; remote callers stay inside the configured bundle dir. */
@@ -120,10 +127,7 @@ export const cecOps = {
     tier: 'api',
     handler: async (input, ctx) => {
       const path = isLocal(ctx.actor) ? input.zip_path : restrictedPath(ctx.app, input.zip_path);
-      return clientOf(ctx.app).verifyBundle(path, {
-        ...(input.key === undefined ? {} : { key: input.key }),
-        ...(input.public_key === undefined ? {} : { publicKey: input.public_key }),
-      });
+      return clientOf(ctx.app).verifyBundle(path, verifyTrust(input));
     },
   }),
   'cec.verifyUpload': defineOp({
@@ -140,10 +144,7 @@ export const cecOps = {
       try {
         const file = join(dir, 'upload.zip');
         writeFileSync(file, Buffer.from(input.content_base64, 'base64'), { mode: 0o600 });
-        return await clientOf(ctx.app).verifyBundle(file, {
-          ...(input.key === undefined ? {} : { key: input.key }),
-          ...(input.public_key === undefined ? {} : { publicKey: input.public_key }),
-        });
+        return await clientOf(ctx.app).verifyBundle(file, verifyTrust(input));
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -165,11 +166,38 @@ export const cecOps = {
     handler: async (_input, ctx) => clientOf(ctx.app).getStatus(),
   }),
   'cec.publicKey': defineOp({
-    summary: "This install's Ed25519 attestation public key (JWK, PEM, key id) for auditors",
+    summary: "This install's Ed25519 attestation public key (JWK, PEM, RFC 7638 thumbprint) to publish for auditors",
     input: z.object({}).optional(),
     access: 'read',
     tier: 'free',
     http: { method: 'GET', path: '/v1/risk/cec/public-key', errorField: 'detail' },
-    handler: async (_input, ctx) => exportPublicKey(ctx.app),
+    handler: async (_input, ctx) => {
+      const key = await exportPublicKey(ctx.app);
+      return { ...key, thumbprint: key.kid, thumbprint_method: 'RFC 7638 JWK thumbprint, SHA-256, base64url' };
+    },
+  }),
+  'cec.listTrustedKeys': defineOp({
+    summary: 'Ed25519 public keys imported as trusted for bundle verification (besides this install\'s own)',
+    input: z.object({}).optional(),
+    access: 'read',
+    tier: 'api',
+    handler: async (_input, ctx) => ({ items: listTrustedKeys(ctx.app) }),
+  }),
+  'cec.importTrustedKey': defineOp({
+    summary: 'Trust an Ed25519 public key (SPKI PEM or JWK) for bundle verification; returns its thumbprint',
+    input: z.object({ public_key: z.string().min(1).max(20_000), label: z.string().trim().min(1).max(200) }),
+    access: 'write',
+    tier: 'api',
+    handler: async (input, ctx) => importTrustedKey(ctx.app, input.public_key, input.label),
+  }),
+  'cec.removeTrustedKey': defineOp({
+    summary: 'Stop trusting an imported public key (by thumbprint)',
+    input: z.object({ kid: z.string().min(1).max(100) }),
+    access: 'write',
+    tier: 'api',
+    handler: async (input, ctx) => {
+      if (!removeTrustedKey(ctx.app, input.kid)) throw new AppError('NOT_FOUND', 'No imported trusted key with that thumbprint');
+      return { removed: input.kid };
+    },
   }),
 } as const;

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => fixture.cleanup());
 
 /** Writes a copy of the good bundle with one entry changed and verifies it. */
-const tampered = async (name: string, change: (bytes: Buffer) => Buffer, options: { key?: string; publicKey?: string } = {}) => {
+const tampered = async (name: string, change: (bytes: Buffer) => Buffer, options: { key?: string; publicKeys?: string[] } = {}) => {
   const copy = new Map(entries);
   copy.set(name, change(entries.get(name) as Buffer));
   counter += 1;
@@ -145,7 +145,7 @@ describe('tampering each part of a bundle', () => {
     const trusted = JSON.stringify((await exportPublicKey(fixture.app)).jwk);
     const result = await tampered('attestation.json', () => Buffer.from(JSON.stringify(forged)), {
       key: 'x'.repeat(32),
-      publicKey: trusted,
+      publicKeys: [trusted],
     });
     expect(result.manifest_valid).toBe(false);
     expect(result.errors).toContain('Ed25519 signature does not verify with the trusted public key');
@@ -154,7 +154,7 @@ describe('tampering each part of a bundle', () => {
   it('verifies with a trusted public key alone (no HMAC key), and fails with the wrong HMAC key', async () => {
     const { pem } = await exportPublicKey(fixture.app);
     const auditor = tempApp({ SVC_SIGNING_KEY: '' });
-    const withPem = await new SFCECClient({ app: auditor.app }).verifyBundle(good, { publicKey: pem }).finally(auditor.cleanup);
+    const withPem = await new SFCECClient({ app: auditor.app }).verifyBundle(good, { publicKeys: [pem] }).finally(auditor.cleanup);
     expect(withPem.errors).toEqual([]);
     expect(withPem.overall_valid).toBe(true);
     expect(withPem.checks.find((check) => check.name === 'hmac')?.status).toBe('skipped');

@@ -12,14 +12,47 @@ export type BundleResult = {
   readonly generated_at: string;
 };
 
+/**
+ * The checks of a verification, in the order screens and `svc verify` show them. Data-driven: a new check
+ * (e.g. `anchors`) is one more name here plus the code that sets it; summaries and verdicts follow.
+ */
+export const verificationCheckNames = ['archive', 'manifest', 'entries', 'hmac', 'signature', 'chain', 'timestamp'] as const;
+export type VerificationCheckName = (typeof verificationCheckNames)[number];
+
 /** One named check of a verification, for screens and `--json` output (beyond the spec's booleans). */
 export type VerificationCheck = {
-  readonly name: 'archive' | 'manifest' | 'entries' | 'hmac' | 'signature' | 'chain' | 'timestamp';
+  readonly name: VerificationCheckName;
   readonly status: 'pass' | 'fail' | 'skipped';
+  /** One line saying what was checked, against what, or why it was not checked. */
+  readonly summary: string;
   readonly errors: string[];
 };
 
-/** Spec 2.4 BundleVerificationResult plus `checks` and `timestamp_kind`. */
+/** Which signature was checked, and against which key (ids only; never a key carried inside the bundle). */
+export type SignatureReport = {
+  readonly hmac: { readonly checked: boolean; readonly valid: boolean | null; readonly key_id: string | null };
+  readonly ed25519: {
+    readonly checked: boolean;
+    readonly valid: boolean | null;
+    /** RFC 7638 thumbprint of the trusted key that verified the signature. */
+    readonly key_id: string | null;
+    /** The kid the bundle claims (informational: it is not trusted). */
+    readonly claimed_key_id: string | null;
+  };
+};
+
+/** What the timestamp says, as read from the token (or stub). */
+export type TimestampReport = {
+  readonly kind: 'rfc3161' | 'stub';
+  readonly gen_time: string | null;
+  readonly tsa: string | null;
+  readonly serial: string | null;
+  readonly policy: string | null;
+  /** True when the TSA certificate chained to a trust anchor given by the verifier. */
+  readonly trusted: boolean;
+};
+
+/** Spec 2.4 BundleVerificationResult plus `checks`, `signatures`, `timestamp` and `timestamp_kind`. */
 export type BundleVerificationResult = {
   readonly bundle_id: string;
   readonly manifest_valid: boolean;
@@ -29,6 +62,8 @@ export type BundleVerificationResult = {
   readonly errors: string[];
   readonly verified_at: string;
   readonly checks: VerificationCheck[];
+  readonly signatures: SignatureReport;
+  readonly timestamp: TimestampReport | null;
   readonly timestamp_kind: 'rfc3161' | 'stub' | null;
 };
 

@@ -1,17 +1,23 @@
-import type { ZipFile } from 'yauzl';
 import { computeRecordHash, hashWithCanonicalPayload } from '../audit/chain.ts';
 import { type EvidenceRecord, isSchemaKey, type SchemaKey } from '../audit/types.ts';
 import { ChainLinker } from './chain-link.ts';
 import type { ChainProof } from './chain-proof.ts';
 import { inDateRange } from './dates.ts';
 import type { DateRange } from './types.ts';
-import { type InflateBudget, LineReader, type SafeEntry } from './zip-reader.ts';
+import { LineReader } from './zip-reader.ts';
+import type { StrictZip, ZipEntry } from './zip-strict.ts';
+
+/** Exactly the hashed fields plus `hash`: a record line with any other field (say `approved_by`) is invalid. */
+const envelopeKeys = ['seq', 'record_id', 'project_id', 'schema_key', 'timestamp', 'recorded_at', 'payload', 'prev_hash', 'hash'];
 
 /** Shape check of one NDJSON line; cheaper than a schema at a million records. */
 const asRecord = (value: unknown): EvidenceRecord | null => {
   const r = value as Partial<EvidenceRecord> | null;
   if (r === null || typeof r !== 'object' || Array.isArray(r)) return null;
+  const keys = Object.keys(r);
   const ok =
+    keys.length === envelopeKeys.length &&
+    envelopeKeys.every((key) => Object.hasOwn(r, key)) &&
     Number.isSafeInteger(r.seq) &&
     (r.seq ?? 0) > 0 &&
     typeof r.record_id === 'string' &&
@@ -30,13 +36,29 @@ const asRecord = (value: unknown): EvidenceRecord | null => {
   return ok ? (r as EvidenceRecord) : null;
 };
 
-/** True when every object's keys (at any depth) are already in JCS order, so JSON.stringify is the JCS form. */
-const keysSorted = (value: unknown): boolean => {
-  if (value === null || typeof value !== 'object') return true;
-  if (Array.isArray(value)) return value.every(keysSorted);
-  const keys = Object.keys(value);
-  for (let i = 1; i < keys.length; i += 1) if ((keys[i - 1] as string) >= (keys[i] as string)) return false;
-  return keys.every((key) => keysSorted((value as Record<string, unknown>)[key]));
+/**
+ * Whether every object's keys (at any depth) are already in JCS order, so JSON.stringify is the JCS form; and
+ * whether the payload nests deeper than `maxDepth`. Iterative: a hostile record cannot overflow the stack.
+ */
+const payloadShape = (payload: unknown, maxDepth: number): 'sorted' | 'unsorted' | 'too-deep' => {
+  let sorted = true;
+  const stack: Array<[unknown, number]> = [[payload, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > maxDepth) return 'too-deep';
+    if (Array.isArray(value)) {
+      for (const item of value) if (item !== null && typeof item === 'object') stack.push([item, depth + 1]);
+      continue;
+    }
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i += 1) {
+      if (i > 0 && (keys[i - 1] as string) >= (keys[i] as string)) sorted = false;
+      const item = (value as Record<string, unknown>)[keys[i] as string];
+      if (item !== null && typeof item === 'object') stack.push([item, depth + 1]);
+    }
+  }
+  return sorted ? 'sorted' : 'unsorted';
 };
 
 /**
@@ -44,18 +66,19 @@ const keysSorted = (value: unknown): boolean => {
  * payload's keys are already sorted (always true for bundles we write) JSON.stringify gives the JCS text and
  * the expensive generic canonicalization is skipped; otherwise the generic path runs.
  */
-const recordHash = (record: EvidenceRecord): string => {
+const recordHash = (record: EvidenceRecord, shape: 'sorted' | 'unsorted'): string => {
   const { hash: _hash, ...rest } = record;
-  return keysSorted(record.payload) ? hashWithCanonicalPayload(rest, JSON.stringify(record.payload)) : computeRecordHash(rest);
+  return shape === 'sorted' ? hashWithCanonicalPayload(rest, JSON.stringify(record.payload)) : computeRecordHash(rest);
 };
 
 type Source = { key: SchemaKey; reader: LineReader; head: EvidenceRecord | null; lastSeq: number; count: number };
 
 export type ChainCheckInput = {
-  readonly zip: ZipFile;
-  readonly folders: ReadonlyMap<SchemaKey, SafeEntry>;
+  readonly zip: StrictZip;
+  readonly folders: ReadonlyMap<SchemaKey, ZipEntry>;
   readonly proof: ChainProof;
-  readonly budget: InflateBudget;
+  readonly maxLineBytes: number;
+  readonly maxDepth: number;
   /** From the manifest, when it parsed: records must belong to the project and the range. */
   readonly scope: { projectId: string; range: DateRange } | null;
 };
@@ -76,7 +99,7 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
   const linker = new ChainLinker();
   const sources: Source[] = [...input.folders].map(([key, item]) => ({
     key,
-    reader: new LineReader(input.zip, item, input.budget),
+    reader: new LineReader(input.zip, item, input.maxLineBytes),
     head: null,
     lastSeq: 0,
     count: 0,
@@ -97,7 +120,7 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
       }
       const record = asRecord(parsed);
       if (record === null) {
-        linker.fail(`chain: ${source.key} has a malformed record`);
+        linker.fail(`chain: ${source.key} has a malformed record (not exactly the record fields plus hash)`);
         continue;
       }
       source.count += 1;
@@ -128,7 +151,9 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
     }
     if (best === null || record === null) break;
     const label = `record seq ${record.seq} (${best.key})`;
-    if (recordHash(record) !== record.hash) linker.fail(`chain: ${label} hash does not match its content`);
+    const shape = payloadShape(record.payload, input.maxDepth);
+    if (shape === 'too-deep') linker.fail(`chain: ${label} payload is nested deeper than ${input.maxDepth} levels`);
+    else if (recordHash(record, shape) !== record.hash) linker.fail(`chain: ${label} hash does not match its content`);
     if (record.schema_key !== best.key) linker.fail(`chain: ${label} is in the wrong folder`);
     if (input.scope !== null) {
       if (record.project_id !== input.scope.projectId) linker.fail(`chain: ${label} belongs to another project`);
@@ -144,7 +169,7 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
   if (witnesses.length !== input.proof.witness_count) linker.fail('chain: witness_count does not match the witness list');
   if (!input.proof.verification.valid) linker.fail('chain: the builder reported that the stored chain failed verification');
   const digests = new Map(
-    sources.map((source) => [source.reader.item.name, { sha256: source.reader.hash.digest('hex'), size: source.reader.size }] as const),
+    sources.map((source) => [source.reader.reader.entry.name, { sha256: source.reader.reader.sha256(), size: source.reader.reader.size }] as const),
   );
   return { errors: linker.errors, counts, digests };
 };

@@ -1,16 +1,16 @@
 /**
- * Bounds on what the verifier reads from an untrusted ZIP. Sizes are counted while inflating (headers are not
- * trusted); a legitimate bundle is far inside them, a hostile one hits one and gets a clear error.
+ * Bounds on what the verifier reads from an untrusted ZIP. Entries are read only when the manifest lists them
+ * (or they are one of the three signing entries, capped below), and never past the size the manifest lists.
  */
 export type VerifyLimits = {
   readonly maxEntries: number;
+  /** Sum of the sizes the central directory declares. */
   readonly maxTotalUncompressed: number;
-  /** Largest inflated/compressed ratio of an entry, checked once it has inflated more than `ratioGrace` bytes. */
-  readonly maxRatio: number;
-  readonly ratioGrace: number;
-  /** Per-entry caps for the JSON and binary entries parsed in memory. */
+  /** Caps of the entries parsed in memory (the three unlisted signing entries and the JSON documents). */
   readonly maxJsonBytes: Readonly<Record<string, number>>;
   readonly maxLineBytes: number;
+  /** Deepest JSON nesting accepted in a record (the ingest limit). */
+  readonly maxDepth: number;
 };
 
 const MiB = 1024 * 1024;
@@ -18,8 +18,6 @@ const MiB = 1024 * 1024;
 export const defaultVerifyLimits: VerifyLimits = {
   maxEntries: 64,
   maxTotalUncompressed: 16 * 1024 * MiB,
-  maxRatio: 200,
-  ratioGrace: MiB,
   maxJsonBytes: {
     'manifest.json': MiB,
     'attestation.json': 64 * 1024,
@@ -29,4 +27,5 @@ export const defaultVerifyLimits: VerifyLimits = {
     'VERIFY.md': 256 * 1024,
   },
   maxLineBytes: 4 * MiB,
+  maxDepth: 64,
 };

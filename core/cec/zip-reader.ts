@@ -1,120 +1,93 @@
-import { createHash, type Hash } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import type { VerifyLimits } from './verify-limits.ts';
-
-/** Thrown for a hostile or broken archive; the verifier turns it into an `archive` check error. */
-export class ArchiveError extends Error {}
-
-export type SafeEntry = { readonly name: string; readonly entry: Entry };
-
-const unixMode = (entry: Entry): number => (entry.externalFileAttributes >>> 16) & 0o170000;
-
-/** Why an entry name or header is unsafe, or null. */
-export const unsafeEntryReason = (name: string, entry: Entry): string | null => {
-  if (name.includes('\\')) return `entry "${name}" contains a backslash`;
-  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return `entry "${name}" has an absolute path`;
-  if (name.split('/').some((part) => part === '..')) return `entry "${name}" escapes the archive (..)`;
-  if (name.includes('\0') || name === '') return 'entry with an empty or NUL-containing name';
-  if (unixMode(entry) === 0o120000) return `entry "${name}" is a symbolic link`;
-  if ((entry.generalPurposeBitFlag & 0x1) !== 0) return `entry "${name}" is encrypted`;
-  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
-    return `entry "${name}" uses unsupported compression method ${entry.compressionMethod}`;
-  }
-  return null;
-};
-
-/** Opens an archive for random access; yauzl validates the central directory and inflated sizes. */
-export const openArchive = (path: string): Promise<ZipFile> =>
-  new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true }, (error, zip) =>
-      error === null ? resolve(zip) : reject(new ArchiveError(`not a readable ZIP archive: ${error.message}`)),
-    );
-  });
-
 /**
- * Reads the central directory: refuses too many entries, unsafe names, links, encryption, duplicates and a
- * declared total beyond the cap. Names are decoded here (decodeStrings off) so every problem gets our message.
+ * Reads entry data from an archive opened by ./zip-strict.ts. Every byte is counted as it inflates: reading
+ * stops the moment an entry passes its declared size (which the verifier first checks against the manifest),
+ * so a bomb costs time proportional to the size the manifest lists. CRC-32 and SHA-256 are computed on the way.
  */
-export const listEntries = (zip: ZipFile, limits: VerifyLimits): Promise<SafeEntry[]> =>
-  new Promise((resolve, reject) => {
-    if (zip.entryCount > limits.maxEntries) {
-      reject(new ArchiveError(`archive has ${zip.entryCount} entries; at most ${limits.maxEntries} are allowed`));
-      return;
+import { createHash, type Hash } from 'node:crypto';
+import { read } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { promisify } from 'node:util';
+import { crc32, createInflateRaw } from 'node:zlib';
+import { ArchiveError } from './zip-errors.ts';
+import type { StrictZip, ZipEntry } from './zip-strict.ts';
+
+export { ArchiveError, UnreadableArchiveError } from './zip-errors.ts';
+
+const readAt = promisify(read);
+const chunkSize = 1 << 20;
+
+/** One pass over one entry's data; after it completes, `sha256` and `size` describe what was read. */
+export class EntryReader {
+  readonly #hash: Hash = createHash('sha256');
+  #crc = 0;
+  size = 0;
+
+  constructor(
+    readonly zip: StrictZip,
+    readonly entry: ZipEntry,
+  ) {}
+
+  /** Hex SHA-256 of the inflated bytes (call once, after the chunks are consumed). */
+  sha256(): string {
+    return this.#hash.digest('hex');
+  }
+
+  async *#compressed(): AsyncGenerator<Buffer> {
+    const end = this.entry.dataOffset + this.entry.compressedSize;
+    for (let position = this.entry.dataOffset; position < end; ) {
+      const buffer = Buffer.allocUnsafe(Math.min(chunkSize, end - position));
+      const { bytesRead } = await readAt(this.zip.fd, buffer, 0, buffer.length, position);
+      if (bytesRead !== buffer.length) throw new ArchiveError(`entry ${JSON.stringify(this.entry.name)} is truncated`);
+      position += bytesRead;
+      yield buffer;
     }
-    const entries: SafeEntry[] = [];
-    const seen = new Set<string>();
-    let declared = 0;
-    zip.on('error', (error: Error) => reject(new ArchiveError(`corrupt or truncated archive: ${error.message}`)));
-    zip.on('end', () => resolve(entries));
-    zip.on('entry', (entry: Entry) => {
-      const raw = entry.fileName as unknown;
-      const name = Buffer.isBuffer(raw) ? raw.toString('utf8') : String(raw);
-      const reason = unsafeEntryReason(name, entry);
-      if (reason !== null) return reject(new ArchiveError(reason));
-      if (seen.has(name)) return reject(new ArchiveError(`duplicate entry "${name}"`));
-      seen.add(name);
-      declared += entry.uncompressedSize;
-      if (declared > limits.maxTotalUncompressed) {
-        return reject(new ArchiveError('archive declares more uncompressed data than allowed (zip bomb?)'));
+  }
+
+  #account(chunk: Buffer): Buffer {
+    this.size += chunk.length;
+    if (this.size > this.entry.uncompressedSize)
+      throw new ArchiveError(`entry ${JSON.stringify(this.entry.name)} inflates past its declared ${this.entry.uncompressedSize} bytes (zip bomb?)`);
+    this.#hash.update(chunk);
+    this.#crc = crc32(chunk, this.#crc);
+    return chunk;
+  }
+
+  /** The inflated bytes; throws ArchiveError past the declared size, on a bad stream, size or CRC. */
+  async *chunks(): AsyncGenerator<Buffer> {
+    const name = JSON.stringify(this.entry.name);
+    if (this.entry.method === 0) {
+      for await (const chunk of this.#compressed()) yield this.#account(chunk);
+    } else {
+      const inflater = createInflateRaw({ chunkSize: 256 * 1024 });
+      const feeding = pipeline(Readable.from(this.#compressed()), inflater).catch(() => undefined);
+      try {
+        for await (const chunk of inflater as AsyncIterable<Buffer>) yield this.#account(chunk);
+      } catch (error) {
+        throw error instanceof ArchiveError ? error : new ArchiveError(`entry ${name}: ${(error as Error).message}`);
+      } finally {
+        inflater.destroy();
+        await feeding;
       }
-      entries.push({ name, entry });
-      zip.readEntry();
-      return undefined;
-    });
-    zip.readEntry();
-  });
-
-/** Counts inflated bytes across the whole verification (total cap) and per entry (ratio cap). */
-export class InflateBudget {
-  #total = 0;
-  constructor(readonly limits: VerifyLimits) {}
-
-  /** Accounts for `bytes` more of `entry`; throws ArchiveError past a cap. */
-  charge(name: string, entry: Entry, entryBytesSoFar: number, bytes: number): void {
-    this.#total += bytes;
-    if (this.#total > this.limits.maxTotalUncompressed) {
-      throw new ArchiveError('archive inflates beyond the total size cap (zip bomb?)');
+      if (inflater.bytesWritten !== this.entry.compressedSize) throw new ArchiveError(`entry ${name}: deflate stream ends before its data does`);
     }
-    const ratio = entryBytesSoFar / Math.max(entry.compressedSize, 1);
-    if (entryBytesSoFar > this.limits.ratioGrace && ratio > this.limits.maxRatio) {
-      throw new ArchiveError(`entry "${name}" inflates more than ${this.limits.maxRatio}:1 (zip bomb?)`);
-    }
+    if (this.size !== this.entry.uncompressedSize) throw new ArchiveError(`entry ${name} holds ${this.size} bytes, not the declared ${this.entry.uncompressedSize}`);
+    if (this.#crc >>> 0 !== this.entry.crc32) throw new ArchiveError(`entry ${name} fails its CRC-32 check`);
   }
 }
 
-const openStream = (zip: ZipFile, item: SafeEntry): Promise<Readable> =>
-  new Promise((resolve, reject) => {
-    zip.openReadStream(item.entry, (error, stream) =>
-      error === null ? resolve(stream) : reject(new ArchiveError(`cannot read entry "${item.name}": ${error.message}`)),
-    );
-  });
-
-/** Reads a whole entry into memory, refusing it past `cap` bytes (counted while inflating). */
-export const readEntry = async (zip: ZipFile, item: SafeEntry, cap: number, budget: InflateBudget): Promise<Buffer> => {
-  if (item.entry.uncompressedSize > cap) throw new ArchiveError(`entry "${item.name}" is larger than ${cap} bytes`);
-  const stream = await openStream(zip, item);
+/** Reads a whole entry into memory, refusing one declared larger than `cap` before reading a byte. */
+export const readEntry = async (zip: StrictZip, entry: ZipEntry, cap: number): Promise<Buffer> => {
+  if (entry.uncompressedSize > cap) throw new ArchiveError(`entry ${JSON.stringify(entry.name)} is larger than ${cap} bytes`);
   const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      budget.charge(item.name, item.entry, size, chunk.length);
-      if (size > cap) throw new ArchiveError(`entry "${item.name}" is larger than ${cap} bytes`);
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    stream.destroy();
-    throw error instanceof ArchiveError ? error : new ArchiveError(`entry "${item.name}": ${(error as Error).message}`);
-  }
-  return Buffer.concat(chunks, size);
+  for await (const chunk of new EntryReader(zip, entry).chunks()) chunks.push(chunk);
+  return Buffer.concat(chunks);
 };
 
-/** Pulls the lines of an NDJSON entry one at a time, hashing the raw bytes and capping line length. */
+/** Pulls the lines of an NDJSON entry one at a time, capping line length; `reader` holds the digest. */
 export class LineReader {
-  readonly hash: Hash = createHash('sha256');
-  size = 0;
+  readonly reader: EntryReader;
   #iterator: AsyncIterator<Buffer> | null = null;
   #pending = '';
   #decoder = new StringDecoder('utf8');
@@ -123,10 +96,12 @@ export class LineReader {
   #done = false;
 
   constructor(
-    readonly zip: ZipFile,
-    readonly item: SafeEntry,
-    readonly budget: InflateBudget,
-  ) {}
+    zip: StrictZip,
+    entry: ZipEntry,
+    readonly maxLineBytes: number,
+  ) {
+    this.reader = new EntryReader(zip, entry);
+  }
 
   /** The next non-empty line if one is already buffered (no await), else undefined. */
   nextBuffered(): string | undefined {
@@ -141,11 +116,8 @@ export class LineReader {
   /** The next non-empty line, or null at the end of the entry. */
   async next(): Promise<string | null> {
     for (;;) {
-      while (this.#index < this.#lines.length) {
-        const line = this.#lines[this.#index] as string;
-        this.#index += 1;
-        if (line !== '') return line;
-      }
+      const line = this.nextBuffered();
+      if (line !== undefined) return line;
       if (this.#done) return null;
       this.#lines = [];
       this.#index = 0;
@@ -154,16 +126,8 @@ export class LineReader {
   }
 
   async #fill(): Promise<void> {
-    if (this.#iterator === null) {
-      const stream = await openStream(this.zip, this.item);
-      this.#iterator = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-    }
-    let step: IteratorResult<Buffer>;
-    try {
-      step = await this.#iterator.next();
-    } catch (error) {
-      throw new ArchiveError(`entry "${this.item.name}": ${(error as Error).message}`);
-    }
+    this.#iterator ??= this.reader.chunks();
+    const step = await this.#iterator.next();
     if (step.done === true) {
       this.#done = true;
       this.#pending += this.#decoder.end();
@@ -171,20 +135,16 @@ export class LineReader {
       this.#pending = '';
       return;
     }
-    const chunk = step.value;
-    this.size += chunk.length;
-    this.budget.charge(this.item.name, this.item.entry, this.size, chunk.length);
-    this.hash.update(chunk);
-    const parts = (this.#pending + this.#decoder.write(chunk)).split('\n');
+    const parts = (this.#pending + this.#decoder.write(step.value)).split('\n');
     this.#pending = parts.pop() ?? '';
-    if (this.#pending.length > this.budget.limits.maxLineBytes) {
-      throw new ArchiveError(`entry "${this.item.name}" has a line longer than ${this.budget.limits.maxLineBytes} bytes`);
+    if (this.#pending.length > this.maxLineBytes) {
+      throw new ArchiveError(`entry ${JSON.stringify(this.reader.entry.name)} has a line longer than ${this.maxLineBytes} bytes`);
     }
     this.#lines = parts;
   }
 
   /** Stops reading early (on a fatal error elsewhere). */
   async close(): Promise<void> {
-    await this.#iterator?.return?.();
+    await this.#iterator?.return?.(undefined);
   }
 }

@@ -19,6 +19,9 @@ export type TimestampVerification = {
   errors: string[];
   genTime?: string;
   tsa?: string;
+  serial?: string;
+  policy?: string;
+  trusted?: boolean;
 };
 
 const assertDigest = (digest: Buffer): void => {

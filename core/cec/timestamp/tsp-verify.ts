@@ -1,8 +1,18 @@
 import * as pkijs from 'pkijs';
-import { cryptoEngine, extKeyUsageOid, timeStampingEkuOid, toArrayBuffer } from './crypto-engine.ts';
+import { cryptoEngine, extKeyUsageOid, timeStampingEkuOid, toArrayBuffer, toBuffer } from './crypto-engine.ts';
+import { essBindingError } from './ess.ts';
 import { isSha256Imprint, type ParsedToken, parseTimestampResponse } from './tsp-response.ts';
 
-export type TokenCheck = { valid: boolean; errors: string[]; genTime?: string; tsa?: string };
+export type TokenCheck = {
+  valid: boolean;
+  errors: string[];
+  genTime?: string;
+  tsa?: string;
+  serial?: string;
+  policy?: string;
+  /** The TSA certificate chained to one of the given trust anchors. */
+  trusted?: boolean;
+};
 
 const attributeNames: Readonly<Record<string, string>> = {
   '2.5.4.3': 'CN',
@@ -36,11 +46,19 @@ const signedContentTypeIsTstInfo = (token: ParsedToken): boolean => {
   return value?.valueBlock?.toString() === tstInfoOid;
 };
 
-const hasTimeStampingEku = (certificate: pkijs.Certificate): boolean => {
-  const extension = certificate.extensions?.find((ext) => ext.extnID === extKeyUsageOid);
-  const parsed = extension?.parsedValue as pkijs.ExtKeyUsage | undefined;
-  return parsed?.keyPurposes.includes(timeStampingEkuOid) ?? false;
+/** RFC 3161 2.3: exactly one EKU extension, critical, with timeStamping as its only purpose. Null when so. */
+const ekuError = (certificate: pkijs.Certificate): string | null => {
+  const extensions = certificate.extensions?.filter((ext) => ext.extnID === extKeyUsageOid) ?? [];
+  const parsed = extensions[0]?.parsedValue as pkijs.ExtKeyUsage | undefined;
+  if (extensions.length !== 1 || !(parsed?.keyPurposes.includes(timeStampingEkuOid) ?? false))
+    return 'TSA certificate lacks the timeStamping extended key usage';
+  if (extensions[0]?.critical !== true) return 'TSA certificate timeStamping extended key usage is not critical';
+  if (parsed?.keyPurposes.length !== 1) return 'TSA certificate extended key usage has purposes beyond timeStamping';
+  return null;
 };
+
+/** Told to the user when a real token is checked without a trust anchor: integrity alone proves no time. */
+export const noTrustAnchor = 'TSA certificate not checked against a trusted root: give --tsa-ca FILE or set SVC_TSA_CA_FILE';
 
 const signatureCheck = async (
   token: ParsedToken,
@@ -97,15 +115,32 @@ export const verifyRfc3161 = async (der: Buffer, digest: Buffer, trustedCertsPem
   if (!isSha256Imprint(token)) errors.push(`Timestamp imprint uses ${token.imprintAlgorithm}, expected SHA-256`);
   if (!token.imprint.equals(digest)) errors.push('Timestamp imprint does not match the manifest digest');
   if (!signedContentTypeIsTstInfo(token)) errors.push('Timestamp signed attributes do not declare TSTInfo content');
-  const trusted = trustedCertsPem === undefined ? null : trustedCertsPem.flatMap(certificatesFromPem);
+  let trusted: pkijs.Certificate[] | null = null;
+  try {
+    trusted = (trustedCertsPem ?? []).flatMap(certificatesFromPem);
+  } catch (error) {
+    errors.push(`TSA trust anchor unreadable: ${(error as Error).message}`);
+  }
+  if (trusted !== null && trusted.length === 0) {
+    errors.push(noTrustAnchor);
+    trusted = null;
+  }
   const { errors: signatureErrors, signer } = await signatureCheck(token, trusted);
   errors.push(...signatureErrors);
   if (signer === null) errors.push('Timestamp token carries no TSA certificate (requested with certReq)');
-  else if (!hasTimeStampingEku(signer)) errors.push('TSA certificate lacks the timeStamping extended key usage');
+  else {
+    const eku = ekuError(signer);
+    if (eku !== null) errors.push(eku);
+    const ess = essBindingError(token.signedData, signer);
+    if (ess !== null) errors.push(ess);
+  }
   return {
     valid: errors.length === 0,
     errors,
     genTime: token.genTime.toISOString(),
+    serial: toBuffer(token.tstInfo.serialNumber.valueBlock.valueHexView).toString('hex'),
+    policy: token.tstInfo.policy,
+    trusted: trusted !== null && signatureErrors.length === 0,
     ...(signer === null ? {} : { tsa: distinguishedName(signer.subject) }),
   };
 };
