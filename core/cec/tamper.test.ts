@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { CompactSign, calculateJwkThumbprint, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SFCECClient } from './client.ts';
+import { createApp } from '../app.ts';
+import { jcs } from '../audit/chain.ts';
 import { exportPublicKey } from './ed25519.ts';
+import { hmacSha256 } from './signing-key.ts';
 import { seedDays, tempApp } from './test-support.ts';
 import { readAllEntries, writeEntries } from './zip-fixtures.ts';
 
@@ -95,7 +98,11 @@ describe('tampering each part of a bundle', () => {
     expect(result.checks.find((check) => check.name === 'signature')?.status).toBe('fail');
   });
 
-  it('a changed clause map fails its digest', async () => {
+  it('a changed clause map fails its digest (same size) or its listed size (before any byte is read)', async () => {
+    const sameSize = await tampered('clause_map.json', (bytes) => Buffer.from(bytes.toString('utf8').replace('"schema_version":1', '"schema_version":2')));
+    expect(sameSize.manifest_valid).toBe(false);
+    expect(sameSize.chain_valid).toBe(true);
+    expect(sameSize.errors).toEqual(['SHA-256 of clause_map.json does not match the manifest']);
     const result = await tampered(
       'clause_map.json',
       editJson((map) => {
@@ -104,8 +111,7 @@ describe('tampering each part of a bundle', () => {
       }),
     );
     expect(result.manifest_valid).toBe(false);
-    expect(result.chain_valid).toBe(true);
-    expect(result.errors).toEqual(['SHA-256 of clause_map.json does not match the manifest']);
+    expect(result.errors).toEqual([expect.stringMatching(/^clause_map.json: the archive declares \d+ bytes, the manifest lists \d+$/)]);
   });
 
   it('a changed or missing timestamp fails the timestamp check', async () => {
@@ -131,24 +137,44 @@ describe('tampering each part of a bundle', () => {
       }),
     );
     expect(result.manifest_valid).toBe(false);
-    expect(result.errors.join('\n')).toMatch(/Ed25519 signature does not verify with the embedded key/);
+    expect(result.errors.join('\n')).toMatch(/Ed25519 signature does not verify with any trusted public key/);
   });
 
-  it('a re-signed attestation with another key passes the embedded check but not the trusted key', async () => {
+  it('a key carried in the bundle is never trusted: a forger with the HMAC key and his own Ed25519 key fails', async () => {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     const jwk = publicKey.export({ format: 'jwk' }) as JWK;
     const kid = await calculateJwkThumbprint(jwk, 'sha256');
     const forged = JSON.parse((entries.get('attestation.json') as Buffer).toString('utf8')) as Record<string, unknown>;
-    const payload = Buffer.from(JSON.stringify({ bundle_id: forged.bundle_id, manifest_sha256: forged.manifest_sha256 }));
+    const payload = Buffer.from(
+      JSON.stringify({ bundle_id: forged.bundle_id, manifest_sha256: forged.manifest_sha256, timestamp_kind: forged.timestamp_kind }),
+    );
     const compact = await new CompactSign(payload).setProtectedHeader({ alg: 'EdDSA', kid }).sign(privateKey);
     forged.jws = { alg: 'EdDSA', kid, public_jwk: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, compact };
-    const trusted = JSON.stringify((await exportPublicKey(fixture.app)).jwk);
-    const result = await tampered('attestation.json', () => Buffer.from(JSON.stringify(forged)), {
-      key: 'x'.repeat(32),
-      publicKeys: [trusted],
+    const hmacKey = 'test-signing-key-0123456789abcdef';
+    const { hmac: _old, ...unsigned } = forged;
+    forged.hmac = hmacSha256(hmacKey, jcs(unsigned));
+    const forgedBytes = () => Buffer.from(jcs(forged));
+    // An auditor with --key alone (no data dir, no trust list): the HMAC passes (the forger has it) but the
+    // Ed25519 signature is "not checked", never "valid" on the strength of the key inside the bundle.
+    const copy = new Map(entries).set('attestation.json', forgedBytes());
+    const forgedPath = join(fixture.dir, 'forged.zip');
+    await writeEntries(forgedPath, copy);
+    const auditor = createApp({ dataDir: ':memory:', env: {} });
+    const keyOnly = await new SFCECClient({ app: auditor }).verifyBundle(forgedPath, { key: hmacKey }).finally(() => auditor.close());
+    expect(keyOnly.signatures).toEqual({
+      hmac: { checked: true, valid: true, key_id: expect.any(String) },
+      ed25519: { checked: false, valid: null, key_id: null, claimed_key_id: kid },
     });
+    expect(keyOnly.checks.find((check) => check.name === 'signature')).toMatchObject({
+      status: 'skipped',
+      summary: 'Ed25519 signature not checked: no trusted public key',
+    });
+    // With the producer's published key the forgery fails, whatever key the bundle carries.
+    const trusted = JSON.stringify((await exportPublicKey(fixture.app)).jwk);
+    const result = await tampered('attestation.json', forgedBytes, { key: hmacKey, publicKeys: [trusted] });
     expect(result.manifest_valid).toBe(false);
-    expect(result.errors).toContain('Ed25519 signature does not verify with the trusted public key');
+    expect(result.signatures.ed25519).toMatchObject({ checked: true, valid: false, claimed_key_id: kid });
+    expect(result.errors).toEqual([expect.stringMatching(/^Ed25519 signature does not verify with any trusted public key/)]);
   });
 
   it('verifies with a trusted public key alone (no HMAC key), and fails with the wrong HMAC key', async () => {
