@@ -30,8 +30,11 @@ describe('RFC 8785 canonical JSON', () => {
   });
 
   it('escapes strings as RFC 8785 3.2.2.2 prescribes (RFC example) and agrees with the canonicalize package', () => {
-    const input = JSON.parse('{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}');
-    const expected = '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}';
+    const input = JSON.parse(
+      '{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}',
+    );
+    const expected =
+      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}';
     expect(jcs(input)).toBe(expected);
     expect(canonicalize(input)).toBe(expected);
     const mixed = { b: [1, { z: 'é', a: '\u2028' }], a: { '10': 1, '9': 2, __proto__x: null }, '\ud800\udc00': -1.5e-7 };
@@ -50,7 +53,9 @@ describe('JSON nesting limit on ingest', () => {
     expect(nestedDeeperThan({ a: ok })).toBe(true);
     const app = createApp({ dataDir: ':memory:', env: {} });
     try {
-      expect(() => appendEvidence(app, [{ project_id: 'p', schema_key: 'pii_detections', payload: deep }])).toThrow(/nested deeper than 64 levels/);
+      expect(() => appendEvidence(app, [{ project_id: 'p', schema_key: 'pii_detections', payload: deep }])).toThrow(
+        /nested deeper than 64 levels/,
+      );
     } finally {
       app.close();
     }

@@ -7,8 +7,7 @@ import { SFCECClient } from './client.ts';
 import { exportPublicKey } from './ed25519.ts';
 import type { BundleVerificationResult } from './types.ts';
 
-const verifyUsage =
-  'svc verify FILE.zip [--key K] [--public-key FILE]... [--tsa-ca FILE]... [--json] [--data-dir DIR]';
+const verifyUsage = 'svc verify FILE.zip [--key K] [--public-key FILE]... [--tsa-ca FILE]... [--json] [--data-dir DIR]';
 const buildUsage = 'svc build --project P --from YYYY-MM-DD --to YYYY-MM-DD [--frameworks a,b] [--out DIR] [--data-dir DIR] [--json]';
 
 const withApp = async <T>(dataDir: string, run: (app: App) => Promise<T>): Promise<T> => {

@@ -82,7 +82,9 @@ describe('hostile ZIPs get a clear error, bounded work', () => {
     await writeEntries(path, copy);
     const started = Date.now();
     const result = await client.verifyBundle(path);
-    expect(result.errors).toContainEqual(expect.stringMatching(/^score_records\/records.ndjson: the archive declares 67108864 bytes, the manifest lists \d+$/));
+    expect(result.errors).toContainEqual(
+      expect.stringMatching(/^score_records\/records.ndjson: the archive declares 67108864 bytes, the manifest lists \d+$/),
+    );
     expect(Date.now() - started).toBeLessThan(5000);
   });
 

@@ -130,7 +130,10 @@ describe('bundle file routes', () => {
     expect(good.statusCode).toBe(200);
     expect(good.json()).toMatchObject({ bundle_id: built.bundle_id, overall_valid: true, errors: [] });
     const entries = await readAllEntries(built.zip_path);
-    entries.set('clause_map.json', Buffer.from((entries.get('clause_map.json') as Buffer).toString('utf8').replace('"schema_version":1', '"schema_version":2')));
+    entries.set(
+      'clause_map.json',
+      Buffer.from((entries.get('clause_map.json') as Buffer).toString('utf8').replace('"schema_version":1', '"schema_version":2')),
+    );
     const tamperedPath = `${built.zip_path}.tampered.zip`;
     await writeEntries(tamperedPath, entries);
     const bad = await t.server.inject({

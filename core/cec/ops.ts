@@ -177,7 +177,7 @@ export const cecOps = {
     },
   }),
   'cec.listTrustedKeys': defineOp({
-    summary: 'Ed25519 public keys imported as trusted for bundle verification (besides this install\'s own)',
+    summary: "Ed25519 public keys imported as trusted for bundle verification (besides this install's own)",
     input: z.object({}).optional(),
     access: 'read',
     tier: 'api',

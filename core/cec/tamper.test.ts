@@ -99,7 +99,9 @@ describe('tampering each part of a bundle', () => {
   });
 
   it('a changed clause map fails its digest (same size) or its listed size (before any byte is read)', async () => {
-    const sameSize = await tampered('clause_map.json', (bytes) => Buffer.from(bytes.toString('utf8').replace('"schema_version":1', '"schema_version":2')));
+    const sameSize = await tampered('clause_map.json', (bytes) =>
+      Buffer.from(bytes.toString('utf8').replace('"schema_version":1', '"schema_version":2')),
+    );
     expect(sameSize.manifest_valid).toBe(false);
     expect(sameSize.chain_valid).toBe(true);
     expect(sameSize.errors).toEqual(['SHA-256 of clause_map.json does not match the manifest']);

@@ -27,7 +27,9 @@ export const importTrustedKey = async (app: App, text: string, label: string): P
   const key = await toTrustedKey(text);
   const row: Row = { kid: key.kid, jwk: JSON.stringify(key.jwk), label, added_at: app.now().toISOString() };
   app.db
-    .prepare('INSERT INTO cec_trusted_keys (kid, jwk, label, added_at) VALUES (@kid, @jwk, @label, @added_at) ON CONFLICT (kid) DO UPDATE SET label = excluded.label')
+    .prepare(
+      'INSERT INTO cec_trusted_keys (kid, jwk, label, added_at) VALUES (@kid, @jwk, @label, @added_at) ON CONFLICT (kid) DO UPDATE SET label = excluded.label',
+    )
     .run(row);
   return { ...row, jwk: key.jwk };
 };

@@ -59,7 +59,12 @@ describe('bundles with a real RFC 3161 timestamp (openssl ts as the TSA)', () =>
   it('verifies the token over the manifest digest, in-app and with openssl ts -verify', async () => {
     const result = await client.verifyBundle(zip, trusted());
     expect(result).toMatchObject({ overall_valid: true, timestamp_valid: true, timestamp_kind: 'rfc3161', errors: [] });
-    expect(result.timestamp).toMatchObject({ kind: 'rfc3161', trusted: true, tsa: expect.stringContaining('CN='), policy: expect.stringMatching(/^[\d.]+$/) });
+    expect(result.timestamp).toMatchObject({
+      kind: 'rfc3161',
+      trusted: true,
+      tsa: expect.stringContaining('CN='),
+      policy: expect.stringMatching(/^[\d.]+$/),
+    });
     expect(result.timestamp?.serial).toMatch(/^[0-9a-f]+$/);
     expect(Date.parse(result.timestamp?.gen_time ?? '')).toBeGreaterThan(Date.now() - 120_000);
     const entries = await readAllEntries(zip);
@@ -102,11 +107,13 @@ describe('bundles with a real RFC 3161 timestamp (openssl ts as the TSA)', () =>
     const caFile = join(fixture.dir, 'tsa-root.pem');
     writeFileSync(caFile, tsa.caPem);
     const configured = tempApp({ SVC_TSA_CA_FILE: caFile });
-    const viaSetting = await new SFCECClient({ app: configured.app }).verifyBundle(zip, { key: 'test-signing-key-0123456789abcdef' }).finally(configured.cleanup);
+    const viaSetting = await new SFCECClient({ app: configured.app })
+      .verifyBundle(zip, { key: 'test-signing-key-0123456789abcdef' })
+      .finally(configured.cleanup);
     expect(viaSetting.timestamp_valid).toBe(true);
   });
 
-  it('a root other than the TSA\'s fails the chain', async () => {
+  it("a root other than the TSA's fails the chain", async () => {
     const result = await client.verifyBundle(zip, { tsaCaPem: [otherTsa.caPem] });
     expect(result.timestamp_valid).toBe(false);
     expect(result.errors.join('\n')).toMatch(/does not chain to a trusted certificate/);

@@ -169,7 +169,9 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
   if (witnesses.length !== input.proof.witness_count) linker.fail('chain: witness_count does not match the witness list');
   if (!input.proof.verification.valid) linker.fail('chain: the builder reported that the stored chain failed verification');
   const digests = new Map(
-    sources.map((source) => [source.reader.reader.entry.name, { sha256: source.reader.reader.sha256(), size: source.reader.reader.size }] as const),
+    sources.map(
+      (source) => [source.reader.reader.entry.name, { sha256: source.reader.reader.sha256(), size: source.reader.reader.size }] as const,
+    ),
   );
   return { errors: linker.errors, counts, digests };
 };

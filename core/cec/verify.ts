@@ -99,7 +99,8 @@ const checkEntries = async (state: State, manifest: Manifest): Promise<Map<strin
 const checkChainAndFolders = async (state: State, manifest: Manifest, readable: ReadonlyMap<string, ZipEntry>): Promise<void> => {
   const { checks } = state;
   const proofEntry = readable.get('chain_proof.json');
-  const proofBytes = proofEntry === undefined ? undefined : await readEntry(state.zip, proofEntry, state.limits.maxJsonBytes['chain_proof.json'] ?? 0);
+  const proofBytes =
+    proofEntry === undefined ? undefined : await readEntry(state.zip, proofEntry, state.limits.maxJsonBytes['chain_proof.json'] ?? 0);
   const proof = parseSignedJson<ChainProof>(proofBytes, 'chain_proof.json', chainProofSchema, false);
   if (typeof proof === 'string') return checks.fail('chain', proof);
   const folders = new Map<SchemaKey, ZipEntry>();
@@ -121,7 +122,8 @@ const checkChainAndFolders = async (state: State, manifest: Manifest, readable: 
     if (manifest.entries[name]?.sha256 !== actual.sha256) checks.fail('entries', `SHA-256 of ${name} does not match the manifest`);
   }
   for (const [key, count] of chain.counts) {
-    if (manifest.record_counts[key] !== count) checks.fail('entries', `${key}: manifest counts ${manifest.record_counts[key]}, folder holds ${count}`);
+    if (manifest.record_counts[key] !== count)
+      checks.fail('entries', `${key}: manifest counts ${manifest.record_counts[key]}, folder holds ${count}`);
   }
   return undefined;
 };
@@ -196,7 +198,9 @@ const summarize = (checks: Checks, state: State | null, now: Date): BundleVerifi
   const noBadSignature = checks.get('hmac').status !== 'fail' && checks.get('signature').status !== 'fail';
   if (archive && !authenticated && noBadSignature)
     checks.fail('signature', 'the manifest is not authenticated: give the HMAC key or a trusted public key');
-  const all = checks.all().map((check) => (archive || check.name === 'archive' || check.status === 'fail' ? check : { ...check, status: 'skipped' as const }));
+  const all = checks
+    .all()
+    .map((check) => (archive || check.name === 'archive' || check.status === 'fail' ? check : { ...check, status: 'skipped' as const }));
   const manifestValid = archive && checks.passed('manifest') && checks.passed('entries') && authenticated && noBadSignature;
   const chainValid = archive && checks.passed('chain');
   const timestampValid = archive && checks.passed('timestamp');

@@ -48,7 +48,9 @@ export class EntryReader {
   #account(chunk: Buffer): Buffer {
     this.size += chunk.length;
     if (this.size > this.entry.uncompressedSize)
-      throw new ArchiveError(`entry ${JSON.stringify(this.entry.name)} inflates past its declared ${this.entry.uncompressedSize} bytes (zip bomb?)`);
+      throw new ArchiveError(
+        `entry ${JSON.stringify(this.entry.name)} inflates past its declared ${this.entry.uncompressedSize} bytes (zip bomb?)`,
+      );
     this.#hash.update(chunk);
     this.#crc = crc32(chunk, this.#crc);
     return chunk;
@@ -70,9 +72,11 @@ export class EntryReader {
         inflater.destroy();
         await feeding;
       }
-      if (inflater.bytesWritten !== this.entry.compressedSize) throw new ArchiveError(`entry ${name}: deflate stream ends before its data does`);
+      if (inflater.bytesWritten !== this.entry.compressedSize)
+        throw new ArchiveError(`entry ${name}: deflate stream ends before its data does`);
     }
-    if (this.size !== this.entry.uncompressedSize) throw new ArchiveError(`entry ${name} holds ${this.size} bytes, not the declared ${this.entry.uncompressedSize}`);
+    if (this.size !== this.entry.uncompressedSize)
+      throw new ArchiveError(`entry ${name} holds ${this.size} bytes, not the declared ${this.entry.uncompressedSize}`);
     if (this.#crc >>> 0 !== this.entry.crc32) throw new ArchiveError(`entry ${name} fails its CRC-32 check`);
   }
 }

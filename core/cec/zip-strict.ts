@@ -26,7 +26,14 @@ export type StrictZip = {
 
 export type ZipLimits = { readonly maxEntries: number; readonly maxTotalUncompressed: number };
 
-const SIG = { local: 0x04034b50, central: 0x02014b50, eocd: 0x06054b50, zip64Eocd: 0x06064b50, locator: 0x07064b50, descriptor: 0x08074b50 };
+const SIG = {
+  local: 0x04034b50,
+  central: 0x02014b50,
+  eocd: 0x06054b50,
+  zip64Eocd: 0x06064b50,
+  locator: 0x07064b50,
+  descriptor: 0x08074b50,
+};
 const EOCD_SIZE = 22;
 const LOCATOR_SIZE = 20;
 const ZIP64_EOCD_SIZE = 56;
@@ -145,7 +152,7 @@ const entryKind = (madeBy: number, external: number, name: string): 'file' | 'di
   const mode = (external >>> 16) & 0o170000;
   if (mode === 0o120000) return `entry ${JSON.stringify(name)} is a symbolic link`;
   if (mode !== 0 && mode !== 0o100000 && mode !== 0o040000) return `entry ${JSON.stringify(name)} is a special file`;
-  const dosDirectory = (madeBy >> 8) === 0 && (external & 0x10) !== 0;
+  const dosDirectory = madeBy >> 8 === 0 && (external & 0x10) !== 0;
   return name.endsWith('/') || mode === 0o040000 || dosDirectory ? 'directory' : 'file';
 };
 

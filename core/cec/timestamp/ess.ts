@@ -54,7 +54,8 @@ const stripZeros = (bytes: Buffer): Buffer => {
 /** Null when the first ESSCertID(v2) of the token names `signer`; else the reason. */
 export const essBindingError = (signedData: pkijs.SignedData, signer: pkijs.Certificate): string | null => {
   const attributes = signedData.signerInfos[0]?.signedAttrs?.attributes ?? [];
-  const attribute = attributes.find((attr) => attr.type === signingCertificateV2) ?? attributes.find((attr) => attr.type === signingCertificateV1);
+  const attribute =
+    attributes.find((attr) => attr.type === signingCertificateV2) ?? attributes.find((attr) => attr.type === signingCertificateV1);
   if (attribute === undefined) return 'Timestamp signed attributes carry no ESS signing-certificate (v1 or v2)';
   try {
     const value = attribute.values[0] as { toBER(): ArrayBuffer } | undefined;
