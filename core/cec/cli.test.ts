@@ -1,11 +1,15 @@
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { calculateJwkThumbprint } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../cli.ts';
 import { SFCECClient } from './client.ts';
 import { exportPublicKey } from './ed25519.ts';
+import { hmacKeyId } from './signing-key.ts';
+import type { BundleVerificationResult } from './types.ts';
 import { seedDays, tempApp } from './test-support.ts';
 import { readAllEntries, writeEntries } from './zip-fixtures.ts';
 
@@ -61,6 +65,43 @@ describe('svc verify and svc build', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/Bundle file not found/);
     expect((await svc(['verify'])).code).toBe(2);
+  });
+
+  it('--key alone: HMAC checked, Ed25519 "not checked: no trusted public key", and the JSON names the key ids', async () => {
+    const result = await svc(['verify', zip, '--key', 'test-signing-key-0123456789abcdef', '--json']);
+    const json = JSON.parse(result.stdout) as BundleVerificationResult;
+    expect(json.signatures).toEqual({
+      hmac: { checked: true, valid: true, key_id: hmacKeyId('test-signing-key-0123456789abcdef') },
+      ed25519: { checked: false, valid: null, key_id: null, claimed_key_id: (await exportPublicKey(fixture.app)).kid },
+    });
+    const text = await svc(['verify', zip, '--key', 'test-signing-key-0123456789abcdef']);
+    expect(text.stdout).toMatch(/SKIPPED signature +Ed25519 signature not checked: no trusted public key/);
+  });
+
+  it('--public-key (repeatable, for rotation) ignores an unrelated SVC_SIGNING_KEY in the environment', async () => {
+    const old = join(fixture.dir, 'rotated-out.pem');
+    writeFileSync(old, generateKeyPairSync('ed25519').publicKey.export({ format: 'pem', type: 'spki' }));
+    const before = process.env.SVC_SIGNING_KEY;
+    process.env.SVC_SIGNING_KEY = 'an-unrelated-key-0123456789abcdef';
+    try {
+      const result = await svc(['verify', zip, '--public-key', old, '--public-key', pem, '--json']);
+      expect(result.code).toBe(0);
+      const json = JSON.parse(result.stdout) as BundleVerificationResult;
+      expect(json.signatures.hmac.checked).toBe(false);
+      expect(json.signatures.ed25519).toMatchObject({ checked: true, valid: true, key_id: (await exportPublicKey(fixture.app)).kid });
+      expect((await svc(['verify', zip, '--public-key', old])).code).toBe(1);
+    } finally {
+      if (before === undefined) delete process.env.SVC_SIGNING_KEY;
+      else process.env.SVC_SIGNING_KEY = before;
+    }
+  });
+
+  it('svc public-key prints the PEM and its RFC 7638 thumbprint', async () => {
+    const result = await svc(['public-key', '--data-dir', fixture.dir]);
+    const { kid, jwk } = await exportPublicKey(fixture.app);
+    expect(kid).toBe(await calculateJwkThumbprint(jwk, 'sha256'));
+    expect(result.stdout).toContain('-----BEGIN PUBLIC KEY-----');
+    expect(result.stdout).toContain(`RFC 7638 thumbprint (SHA-256): ${kid}`);
   });
 
   it('svc build writes a bundle from the data dir', async () => {

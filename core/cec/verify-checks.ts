@@ -12,10 +12,10 @@ export class Checks {
     this.#map.set(name, { ...check, status: 'fail', errors: [...check.errors, message] });
   }
 
-  /** Sets the summary, and the status unless the check already failed. */
+  /** Sets the status and summary, unless the check already failed (then its first error is the summary). */
   note(name: VerificationCheckName, status: Status, summary: string): void {
     const check = this.get(name);
-    this.#map.set(name, { ...check, status: check.status === 'fail' ? 'fail' : status, summary });
+    if (check.status !== 'fail') this.#map.set(name, { ...check, status, summary });
   }
 
   get(name: VerificationCheckName): VerificationCheck {
