@@ -32,8 +32,9 @@ For this manifest \`jq -cS\` (sorted keys, compact) gives exactly the JCS bytes;
 ## 3. Ed25519 signature (no shared secret needed)
 
 \`attestation.json\` holds a compact JWS (alg EdDSA) whose payload is JCS of
-\`{"bundle_id": ..., "manifest_sha256": ...}\`, the signer's public JWK and its RFC 7638 thumbprint (\`kid\`).
-Compare \`kid\` with the public key the bundle's producer published (\`svc\` op \`cec.publicKey\`), then:
+\`{"bundle_id": ..., "manifest_sha256": ..., "timestamp_kind": ...}\`, plus a public JWK and its RFC 7638 thumbprint
+(\`kid\`). Never trust the key inside the bundle: verify with the key the producer published out of band
+(\`svc public-key\`, \`GET /v1/risk/cec/public-key\`; compare its thumbprint), then:
 
     sha256sum manifest.json                       # must equal .manifest_sha256 in attestation.json
     svc verify bundle.zip --public-key producer-public.pem

@@ -9,20 +9,11 @@ import { createStub, isStub, verifyStub } from './stub.ts';
 import { defaultTsaLimits, describeTsa, postTimestampQuery, type TsaLimits } from './tsa-http.ts';
 import { buildTimestampQuery } from './tsp-request.ts';
 import { parseTimestampResponse } from './tsp-response.ts';
-import { verifyRfc3161 } from './tsp-verify.ts';
+import { type TokenCheck, verifyRfc3161 } from './tsp-verify.ts';
 
 export type TimestampKind = 'rfc3161' | 'stub';
 export type TimestampToken = { token: Buffer; kind: TimestampKind };
-export type TimestampVerification = {
-  kind: TimestampKind;
-  valid: boolean;
-  errors: string[];
-  genTime?: string;
-  tsa?: string;
-  serial?: string;
-  policy?: string;
-  trusted?: boolean;
-};
+export type TimestampVerification = TokenCheck & { kind: TimestampKind };
 
 const assertDigest = (digest: Buffer): void => {
   if (!Buffer.isBuffer(digest) || digest.length !== 32) {
