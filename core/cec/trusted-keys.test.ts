@@ -21,7 +21,7 @@ afterAll(() => {
 });
 
 describe('the app trust list: own key plus imported keys', () => {
-  it("a bundle from another install fails until its key is imported, and again once removed (verify op)", async () => {
+  it('a bundle from another install fails until its key is imported, and again once removed (verify op)', async () => {
     const verify = async () => {
       const result = await call('cec.verifyBundle', { zip_path: zip });
       if (!result.ok) throw new Error(JSON.stringify(result));
