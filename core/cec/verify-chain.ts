@@ -36,29 +36,37 @@ const asRecord = (value: unknown): EvidenceRecord | null => {
   return ok ? (r as EvidenceRecord) : null;
 };
 
+class TooDeep extends Error {}
+
+/** True when keys are in JCS order at every level; throws TooDeep past `depthLeft` (recursion is bounded by it). */
+const sortedWithin = (value: unknown, depthLeft: number): boolean => {
+  if (value === null || typeof value !== 'object') return true;
+  if (depthLeft === 0) throw new TooDeep();
+  let sorted = true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!sortedWithin(item, depthLeft - 1)) sorted = false;
+    return sorted;
+  }
+  let previous: string | null = null;
+  for (const key in value) {
+    if (previous !== null && previous >= key) sorted = false;
+    previous = key;
+    if (!sortedWithin((value as Record<string, unknown>)[key], depthLeft - 1)) sorted = false;
+  }
+  return sorted;
+};
+
 /**
- * Whether every object's keys (at any depth) are already in JCS order, so JSON.stringify is the JCS form; and
- * whether the payload nests deeper than `maxDepth`. Iterative: a hostile record cannot overflow the stack.
+ * Whether the payload's keys are already in JCS order (so JSON.stringify is its JCS form), or it nests deeper
+ * than `maxDepth`. Recursion stops at `maxDepth` frames, so a hostile record cannot overflow the stack.
  */
 const payloadShape = (payload: unknown, maxDepth: number): 'sorted' | 'unsorted' | 'too-deep' => {
-  let sorted = true;
-  const stack: Array<[unknown, number]> = [[payload, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop() as [unknown, number];
-    if (value === null || typeof value !== 'object') continue;
-    if (depth > maxDepth) return 'too-deep';
-    if (Array.isArray(value)) {
-      for (const item of value) if (item !== null && typeof item === 'object') stack.push([item, depth + 1]);
-      continue;
-    }
-    const keys = Object.keys(value);
-    for (let i = 0; i < keys.length; i += 1) {
-      if (i > 0 && (keys[i - 1] as string) >= (keys[i] as string)) sorted = false;
-      const item = (value as Record<string, unknown>)[keys[i] as string];
-      if (item !== null && typeof item === 'object') stack.push([item, depth + 1]);
-    }
+  try {
+    return sortedWithin(payload, maxDepth) ? 'sorted' : 'unsorted';
+  } catch (error) {
+    if (error instanceof TooDeep) return 'too-deep';
+    throw error;
   }
-  return sorted ? 'sorted' : 'unsorted';
 };
 
 /**
