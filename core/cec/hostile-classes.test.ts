@@ -36,7 +36,7 @@ beforeAll(async () => {
   const script = join(import.meta.dirname, 'fixtures', 'hostile-zips.py');
   const cases = JSON.parse(execFileSync('python3', ['-W', 'ignore', script, good, out], { encoding: 'utf8' })) as Record<string, string>;
   files = Object.fromEntries(Object.entries(cases).map(([name, file]) => [name, join(out, file)]));
-  for (const name of ['deep-record', 'extra-envelope-field'])
+  for (const name of ['deep-record', 'extra-envelope-field', 'lone-surrogate-record'])
     files[`signed-${name}`] = await producerSigned(good, files[name] as string, join(out, `signed-${name}.zip`));
   t = await createTestServer({ app: fixture.app });
 }, 120_000);
@@ -123,6 +123,7 @@ const classes: Array<[string, string, RegExp]> = [
   // The same two records in a bundle the producer signed: the chain check names them.
   ['signed-deep-record', 'chain', /payload is nested deeper than 64 levels/],
   ['signed-extra-envelope-field', 'chain', /malformed record \(not exactly the record fields plus hash\)/],
+  ['signed-lone-surrogate-record', 'chain', /record seq 1 \(score_records\) hash does not match its content/],
 ];
 
 /** A copy of `base` with one records file replaced, re-listed, re-signed (HMAC + this install's Ed25519 key). */

@@ -79,6 +79,15 @@ const recordHash = (record: EvidenceRecord, shape: 'sorted' | 'unsorted'): strin
   return shape === 'sorted' ? hashWithCanonicalPayload(rest, JSON.stringify(record.payload)) : computeRecordHash(rest);
 };
 
+/** False for a wrong hash, and for content JCS cannot carry (a lone surrogate): a failure, never a crash. */
+const hashMatches = (record: EvidenceRecord, shape: 'sorted' | 'unsorted'): boolean => {
+  try {
+    return recordHash(record, shape) === record.hash;
+  } catch {
+    return false;
+  }
+};
+
 type Source = { key: SchemaKey; reader: LineReader; head: EvidenceRecord | null; lastSeq: number; count: number };
 
 export type ChainCheckInput = {
@@ -161,7 +170,7 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
     const label = `record seq ${record.seq} (${best.key})`;
     const shape = payloadShape(record.payload, input.maxDepth);
     if (shape === 'too-deep') linker.fail(`chain: ${label} payload is nested deeper than ${input.maxDepth} levels`);
-    else if (recordHash(record, shape) !== record.hash) linker.fail(`chain: ${label} hash does not match its content`);
+    else if (!hashMatches(record, shape)) linker.fail(`chain: ${label} hash does not match its content`);
     if (record.schema_key !== best.key) linker.fail(`chain: ${label} is in the wrong folder`);
     if (input.scope !== null) {
       if (record.project_id !== input.scope.projectId) linker.fail(`chain: ${label} belongs to another project`);
