@@ -16,7 +16,8 @@ import type { StrictZip, ZipEntry } from './zip-strict.ts';
 export { ArchiveError, UnreadableArchiveError } from './zip-errors.ts';
 
 const readAt = promisify(read);
-const chunkSize = 1 << 20;
+/** Positional read size; with one chunk queued per entry, six folders read side by side stay a few MiB. */
+const chunkSize = 256 * 1024;
 
 /** One pass over one entry's data; after it completes, `sha256` and `size` describe what was read. */
 export class EntryReader {
@@ -63,7 +64,7 @@ export class EntryReader {
       for await (const chunk of this.#compressed()) yield this.#account(chunk);
     } else {
       const inflater = createInflateRaw({ chunkSize: 256 * 1024 });
-      const feeding = pipeline(Readable.from(this.#compressed()), inflater).catch(() => undefined);
+      const feeding = pipeline(Readable.from(this.#compressed(), { highWaterMark: 1 }), inflater).catch(() => undefined);
       try {
         for await (const chunk of inflater as AsyncIterable<Buffer>) yield this.#account(chunk);
       } catch (error) {
