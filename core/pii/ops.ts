@@ -76,8 +76,8 @@ export const piiOps = {
         ...(input.deny_list ? { denyList: input.deny_list as DenyListEntry[] } : {}),
         ...(input.ad_hoc_recognizers ? { adHocRecognizers: input.ad_hoc_recognizers as AdHocRecognizer[] } : {}),
       });
-      const { detected, entities, redacted_text } = outcome.result;
-      return { detected, entities, redacted_text };
+      const { detected, entities, redacted_text, normalized } = outcome.result;
+      return { detected, entities, redacted_text, normalized };
     },
     http: { method: 'POST', path: '/v1/scan/pii', status: 200, errorField: 'error', validationStatus: 400 },
   }),

@@ -89,6 +89,8 @@ export type ScanResult = {
   readonly detected: boolean;
   readonly entities: readonly Finding[];
   readonly redacted_text: string;
+  /** True when zero-width/bidi controls were removed or compatibility forms folded before matching (normalize.ts). */
+  readonly normalized: boolean;
 };
 
 export type EngineScanOptions = ScanOptions & {
