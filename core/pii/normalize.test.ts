@@ -128,7 +128,7 @@ describe('property: random invisible insertions and full-width digits', () => {
       const mapped = want.map((f) => ({ ...f, start: positions[f.start] as number, end: (positions[f.end - 1] as number) + 1 }));
       expect(got, obfuscated).toEqual(mapped);
       expect(actual.normalized).toBe(clean !== obfuscated);
-      got.forEach((f, k) => expect(stripInvisible(spanText(obfuscated, f))).toBe(spanText(clean, want[k] as Finding)));
+      for (const [k, f] of got.entries()) expect(stripInvisible(spanText(obfuscated, f))).toBe(spanText(clean, want[k] as Finding));
       expect(stripInvisible(actual.redacted_text)).toBe(expected.redacted_text);
     }
   });
