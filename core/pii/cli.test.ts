@@ -40,7 +40,7 @@ describe('svc scan', () => {
 
   it('prints the JSON reply with --json and exits 0 for clean text', async () => {
     expect(await run(file('b.txt', 'The build passed.'), '--json')).toBe(0);
-    expect(JSON.parse(out)).toEqual({ detected: false, entities: [], redacted_text: 'The build passed.' });
+    expect(JSON.parse(out)).toEqual({ detected: false, entities: [], redacted_text: 'The build passed.', normalized: false });
   });
 
   it('honours --entities and --threshold', async () => {

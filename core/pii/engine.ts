@@ -79,7 +79,8 @@ export const createPiiEngine = (options: CreatePiiEngineOptions = {}): PiiEngine
     const inView = (view: TextView): Finding[] => {
       const candidates: Finding[] = [];
       for (const r of active) {
-        for (const f of r.analyze({ text: view.text, language })) {
+        const input = { text: view.text, language, ...(opts.phoneRegions ? { phoneRegions: opts.phoneRegions } : {}) };
+        for (const f of r.analyze(input)) {
           if (wanted && !wanted.has(f.type)) continue;
           candidates.push(enhanceWithContext(f, view.text, r.context, opts.context ?? []));
         }

@@ -25,6 +25,7 @@ import { ipRecognizer } from './recognizers/generic/ip.ts';
 import { macRecognizer } from './recognizers/generic/mac.ts';
 import { medicalLicenseRecognizer } from './recognizers/generic/medical-license.ts';
 import { phoneRecognizer } from './recognizers/generic/phone.ts';
+import { countryPhoneRecognizers } from './recognizers/generic/phone-countries.ts';
 import { urlRecognizer } from './recognizers/generic/url.ts';
 import { ukRecognizers } from './recognizers/uk.ts';
 import { usRecognizers } from './recognizers/us.ts';
@@ -40,6 +41,7 @@ const BUILT_INS: readonly Recognizer[] = [
   macRecognizer,
   medicalLicenseRecognizer,
   phoneRecognizer,
+  ...countryPhoneRecognizers,
   urlRecognizer,
   ...usRecognizers,
   ...ukRecognizers,

@@ -6,6 +6,7 @@ import { defaultPiiEngine } from './default-engine.ts';
 import { compareFindings, removeDuplicates } from './dedupe.ts';
 import { PresidioUnavailableError, presidioAnalyze } from './presidio/client.ts';
 import { scanViews } from './normalize.ts';
+import { phoneRegionsOfSetting } from './phone-regions.ts';
 import { codePointToUtf16Mapper, utf16ToCodePointMapper } from './offsets.ts';
 import { redact } from './redact.ts';
 import { markPresidio, recordScanTime } from './status.ts';
@@ -223,8 +224,10 @@ export const scanText = async (app: App, request: ScanRequest): Promise<ScanOutc
       `unsupported language: ${request.language.slice(0, 20)} (supported: ${engine.languages().join(', ')})`,
     );
   }
-  const action = request.action ?? app.settings.get().piiAction;
-  const found = await findEntities(app, engine, request);
+  const settings = app.settings.get();
+  const action = request.action ?? settings.piiAction;
+  const phoneRegions = request.phoneRegions ?? phoneRegionsOfSetting(settings.piiPhoneRegions);
+  const found = await findEntities(app, engine, { ...request, phoneRegions });
   const result = action === 'flag' ? { ...found.result, redacted_text: request.text } : found.result;
   const outcome: ScanOutcome = { result, action, engine: found.engine };
   await recordScan(app, request, outcome);
