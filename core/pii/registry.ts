@@ -19,6 +19,7 @@ import { plTrRecognizers } from './recognizers/eu/pl-tr.ts';
 import { creditCardRecognizers } from './recognizers/generic/credit-card.ts';
 import { cryptoRecognizer } from './recognizers/generic/crypto.ts';
 import { dateRecognizer } from './recognizers/generic/date.ts';
+import { dateWordsRecognizer } from './recognizers/generic/date-words.ts';
 import { emailRecognizer } from './recognizers/generic/email.ts';
 import { ibanRecognizer } from './recognizers/generic/iban.ts';
 import { ipRecognizer } from './recognizers/generic/ip.ts';
@@ -35,6 +36,7 @@ const BUILT_INS: readonly Recognizer[] = [
   ...creditCardRecognizers,
   cryptoRecognizer,
   dateRecognizer,
+  dateWordsRecognizer,
   emailRecognizer,
   ibanRecognizer,
   ipRecognizer,

@@ -33,6 +33,9 @@ const TEMPLATES = [
   'Record {v} updated',
   '{v}',
 ];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const ordinal = (d: number): string =>
+  d % 10 === 1 && d !== 11 ? 'st' : d % 10 === 2 && d !== 12 ? 'nd' : d % 10 === 3 && d !== 13 ? 'rd' : 'th';
 const hex = (rng: Rng) => int(rng, 0, 255).toString(16).padStart(2, '0');
 
 const DEFAULT_EN: Spec[] = [
@@ -75,6 +78,9 @@ const DEFAULT_EN: Spec[] = [
         `${p2(d)}.${p2(mo)}.${y}`,
         `${p2(d)}-Mar-${y}`,
         `${y}-${p2(mo)}-${p2(d)}T10:${p2(int(r, 0, 59))}:00Z`,
+        `${d}${ordinal(d)} of ${MONTHS[mo - 1]} ${y}`,
+        `${MONTHS[mo - 1]} ${d}, ${y}`,
+        `${d} ${MONTHS[mo - 1]} ${y}`,
       ]);
     },
     negative: (r) =>
@@ -84,6 +90,9 @@ const DEFAULT_EN: Spec[] = [
         `price ${int(r, 1, 99)}.99`,
         `${int(r, 40, 99)}/${int(r, 40, 99)}/2020`,
         `build v${int(r, 1, 9)}.${int(r, 1, 9)}.${int(r, 1, 9)}`,
+        `may I ask about item ${int(r, 1, 99)}`,
+        `version ${int(r, 1990, 2030)} of the tool`,
+        `March on, ${int(r, 2, 9)} teams`,
       ]),
   },
   {
