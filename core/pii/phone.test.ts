@@ -80,15 +80,17 @@ describe('phone regions over HTTP', () => {
 
   it('phone_regions in the request replace the default regions', async () => {
     const t = await start();
-    const plain = (await scan(t, { text: 'call 20 7946 0000', entities: ['PHONE_NUMBER'], phone_regions: ['GB'] })).json();
-    expect(plain.entities).toEqual([]);
+    const newYork = 'call (212) 555-0199 today';
+    expect((await scan(t, { text: newYork, entities: ['PHONE_NUMBER'] })).json().redacted_text).toBe('call <PHONE_NUMBER> today');
+    expect((await scan(t, { text: newYork, entities: ['PHONE_NUMBER'], phone_regions: ['GB'] })).json().entities).toEqual([]);
     const tr = (await scan(t, { text: turkish, entities: ['PHONE_NUMBER'], phone_regions: ['TR'] })).json();
     expect(tr.redacted_text).toBe('ara <PHONE_NUMBER> lütfen');
   });
 
   it('SVC_PII_PHONE_REGIONS sets the default; the status lists the country entities', async () => {
     const t = await start({ SVC_PII_PHONE_REGIONS: 'GB' });
-    expect((await scan(t, { text: 'call 20 7946 0000', entities: ['PHONE_NUMBER'] })).json().entities).toEqual([]);
+    expect((await scan(t, { text: 'call (212) 555-0199 today', entities: ['PHONE_NUMBER'] })).json().entities).toEqual([]);
+    expect((await scan(t, { text: 'call 020 7946 0000 today', entities: ['PHONE_NUMBER'] })).json().entities).toHaveLength(1);
     const status = (await t.server.inject({ method: 'GET', url: '/v1/svc/status' })).json();
     expect(status.sf_pii.entity_types_loaded).toEqual(expect.arrayContaining(['PH_MOBILE_NUMBER', 'TR_PHONE_NUMBER', 'CN_PHONE_NUMBER']));
   });
