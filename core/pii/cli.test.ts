@@ -49,6 +49,15 @@ describe('svc scan', () => {
     expect(JSON.parse(out).entities.map((e: { type: string }) => e.type)).toEqual(['PHONE_NUMBER']);
   });
 
+  it('finds obfuscated PII and takes --phone-regions (same engine and schema as the HTTP route)', async () => {
+    expect(await run(file('f.txt', 'Write to jane\u200b@example.com today.'), '--json')).toBe(1);
+    expect(JSON.parse(out)).toMatchObject({ redacted_text: 'Write to <EMAIL_ADDRESS> today.', normalized: true });
+    out = '';
+    expect(await run(file('g.txt', 'Call (212) 555-0199 today.'), '--entities', 'PHONE_NUMBER', '--phone-regions', 'gb')).toBe(0);
+    expect(await run(file('h.txt', 'hello'), '--phone-regions', 'XX')).toBe(2);
+    expect(err).toContain('--phone-regions: no numbering plan for this phone region');
+  });
+
   it('exits 2 with a message on errors: missing file, empty input, bad language, bad usage', async () => {
     expect(await run(join(dir, 'missing.txt'))).toBe(2);
     expect(await run(file('empty.txt', ''))).toBe(2);

@@ -7,7 +7,7 @@
  * parse costs milliseconds per kilobyte, compromise-dates about a hundred times more), so text without a month
  * name pays one regex scan.
  */
-import * as chrono from 'chrono-node';
+import { strict as chronoStrict } from 'chrono-node/en';
 import type { Finding, Recognizer } from '../../types.ts';
 
 const SCORE = 0.85;
@@ -49,7 +49,7 @@ const windowsOf = (text: string): Array<[number, number]> => {
 const wordDates = (text: string): Finding[] => {
   const findings: Finding[] = [];
   for (const [from, to] of windowsOf(text)) {
-    for (const result of chrono.en.strict.parse(text.slice(from, to))) {
+    for (const result of chronoStrict.parse(text.slice(from, to))) {
       const lead = LEADING_WORD.exec(result.text)?.[0].length ?? 0;
       const matched = result.text.slice(lead).replace(/[\s,]+$/, '');
       const start = from + result.index + lead;
