@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../http/test-support.ts';
 import { createPiiEngine } from './engine.ts';
 import { scanViews } from './normalize.ts';
+import { startFakePresidio } from './presidio/test/fake-presidio.ts';
 import { creditCard, int, pick, type Rng, seededRng } from './test/generators.ts';
 import type { Finding } from './types.ts';
 
@@ -176,5 +177,31 @@ describe('block mode over a real loopback listener', () => {
     const response = await post('nothing\u200b to see');
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({ detected: false, entities: [], redacted_text: 'nothing\u200b to see', normalized: true });
+  });
+});
+
+describe('with Presidio configured', () => {
+  it('sends Presidio the normalised text and maps its code-point findings back to the original', async () => {
+    const presidio = await startFakePresidio();
+    const t = await createTestServer({ env: { SVC_PRESIDIO_URL: presidio.url } });
+    try {
+      const text = '😀 mail john\u200b@example.com now';
+      const response = await t.server.inject({
+        method: 'POST',
+        url: '/v1/scan/pii',
+        headers: { 'content-type': 'application/json', ...t.auth() },
+        payload: JSON.stringify({ text, entities: ['EMAIL_ADDRESS'] }),
+      });
+      expect(presidio.requests.at(-1)?.text).toBe('😀 mail john@example.com now');
+      expect(response.json()).toEqual({
+        detected: true,
+        entities: [{ type: 'EMAIL_ADDRESS', start: 7, end: 24, score: 1 }],
+        redacted_text: '😀 mail <EMAIL_ADDRESS> now',
+        normalized: true,
+      });
+    } finally {
+      await t.close();
+      await presidio.close();
+    }
   });
 });
