@@ -8,7 +8,8 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import { phoneRegionsSchema } from './phone-regions.ts';
 import { scanText } from './scan-service.ts';
 
-const usage = 'svc scan FILE|- [--json] [--language en] [--entities A,B] [--threshold 0.5] [--phone-regions GB,TR] [--explain] [--data-dir DIR]';
+const usage =
+  'svc scan FILE|- [--json] [--language en] [--entities A,B] [--threshold 0.5] [--phone-regions GB,TR] [--explain] [--data-dir DIR]';
 
 const readInput = async (source: string): Promise<string> => {
   if (source !== '-') return (await readFile(source)).toString('utf8');
