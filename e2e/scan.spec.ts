@@ -41,3 +41,40 @@ test('scans text: block-mode rejection, then a redaction with highlighted findin
   await expect(page.getByRole('table', { name: 'Scan engine' })).not.toContainText('never');
   await screenshotTo('scan-status');
 });
+
+test('scans obfuscated text, lists the country phone entities and takes phone regions', async ({ page, workbench, screenshotTo }) => {
+  await workbench.login(page);
+  await workbench.call('settings.update', { values: { piiAction: 'redact' } });
+  await page.getByRole('link', { name: 'Scan', exact: true }).click();
+
+  // Zero-width space inside an address, full-width digits in a card number: found, and the screen says it normalised.
+  await page.getByLabel('Text to scan').fill('Write to john\u200b@example.com, card ４１１１ １１１１ １１１１ １１１１.');
+  await page.getByRole('button', { name: 'Scan', exact: true }).click();
+  await expect(page.getByRole('status')).toContainText('invisible characters removed');
+  await expect(page.getByLabel('Redacted output')).toHaveText('Write to <EMAIL_ADDRESS>, card <CREDIT_CARD>.');
+  await screenshotTo('scan-normalised');
+
+  // The entity filter lists the country phone entities; a Turkish number is found as TR_PHONE_NUMBER.
+  const filter = page.getByLabel('Entity filter (none selected = defaults)');
+  await expect(filter.locator('option', { hasText: 'TR_PHONE_NUMBER' })).toHaveCount(1);
+  await expect(filter.locator('option', { hasText: 'PH_MOBILE_NUMBER' })).toHaveCount(1);
+  await page.getByLabel('Text to scan').fill('Ara beni 0532 123 45 67 lütfen.');
+  await filter.selectOption(['TR_PHONE_NUMBER']);
+  await page.getByRole('button', { name: 'Scan', exact: true }).click();
+  await expect(page.getByLabel('Redacted output')).toHaveText('Ara beni <TR_PHONE_NUMBER> lütfen.');
+
+  // Phone regions per request replace the setting's: a New York number is not a GB number.
+  await filter.selectOption(['PHONE_NUMBER']);
+  await page.getByLabel('Text to scan').fill('Call (212) 555-0199 today.');
+  const regions = page.getByLabel('Phone regions (e.g. GB, TR; empty = the setting)');
+  await regions.fill('gb');
+  await page.getByRole('button', { name: 'Scan', exact: true }).click();
+  await expect(page.getByRole('status')).toContainText('No personal data found');
+  await regions.fill('gb, us');
+  await page.getByRole('button', { name: 'Scan', exact: true }).click();
+  await expect(page.getByLabel('Redacted output')).toHaveText('Call <PHONE_NUMBER> today.');
+  await screenshotTo('scan-phone-regions');
+  await regions.fill('XX');
+  await page.getByRole('button', { name: 'Scan', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('phone_regions');
+});

@@ -23,6 +23,13 @@ const settingFields = {
     .min(0)
     .max(1)
     .meta({ title: 'PII score threshold', description: 'Findings below this score are dropped (0 to 1)' }),
+  piiPhoneRegions: z
+    .string()
+    .regex(/^[A-Z]{2}(?:,[A-Z]{2})*$/, 'comma-separated ISO 3166 region codes, e.g. US,GB,DE')
+    .meta({
+      title: 'PII phone regions',
+      description: 'Regions whose national numbering plans PHONE_NUMBER checks (numbers with + are checked by their own country)',
+    }),
   presidioUrl: z
     .string()
     .url()
@@ -77,6 +84,7 @@ export const settingDefaults: Settings = {
   chatPiiFilter: 'off',
   piiAction: 'redact',
   piiScoreThreshold: 0,
+  piiPhoneRegions: 'US,GB,DE,FR,IL,IN,CA,BR',
   presidioUrl: '',
   presidioMerge: false,
   httpEnabled: true,
@@ -104,6 +112,7 @@ export const settingsEnv: Readonly<Partial<Record<SettingKey, string>>> = {
   chatModel: 'SVC_CHAT_MODEL',
   chatPiiFilter: 'SVC_CHAT_PII_FILTER',
   piiAction: 'SVC_PII_ACTION',
+  piiPhoneRegions: 'SVC_PII_PHONE_REGIONS',
   presidioUrl: 'SVC_PRESIDIO_URL',
   presidioMerge: 'SVC_PRESIDIO_MERGE',
   httpEnabled: 'SVC_HTTP_ENABLED',

@@ -40,13 +40,22 @@ describe('svc scan', () => {
 
   it('prints the JSON reply with --json and exits 0 for clean text', async () => {
     expect(await run(file('b.txt', 'The build passed.'), '--json')).toBe(0);
-    expect(JSON.parse(out)).toEqual({ detected: false, entities: [], redacted_text: 'The build passed.' });
+    expect(JSON.parse(out)).toEqual({ detected: false, entities: [], redacted_text: 'The build passed.', normalized: false });
   });
 
   it('honours --entities and --threshold', async () => {
     const path = file('c.txt', 'Mail jane@example.com or call +1 415-555-0132.');
     expect(await run(path, '--json', '--entities', 'PHONE_NUMBER')).toBe(1);
     expect(JSON.parse(out).entities.map((e: { type: string }) => e.type)).toEqual(['PHONE_NUMBER']);
+  });
+
+  it('finds obfuscated PII and takes --phone-regions (same engine and schema as the HTTP route)', async () => {
+    expect(await run(file('f.txt', 'Write to jane\u200b@example.com today.'), '--json')).toBe(1);
+    expect(JSON.parse(out)).toMatchObject({ redacted_text: 'Write to <EMAIL_ADDRESS> today.', normalized: true });
+    out = '';
+    expect(await run(file('g.txt', 'Call (212) 555-0199 today.'), '--entities', 'PHONE_NUMBER', '--phone-regions', 'gb')).toBe(0);
+    expect(await run(file('h.txt', 'hello'), '--phone-regions', 'XX')).toBe(2);
+    expect(err).toContain('--phone-regions: no numbering plan for this phone region');
   });
 
   it('exits 2 with a message on errors: missing file, empty input, bad language, bad usage', async () => {

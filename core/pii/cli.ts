@@ -4,9 +4,12 @@ import { parseOptions } from '../cli/args.ts';
 import type { CliCommand } from '../cli/command.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
 import { AppError } from '../errors.ts';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { phoneRegionsSchema } from './phone-regions.ts';
 import { scanText } from './scan-service.ts';
 
-const usage = 'svc scan FILE|- [--json] [--language en] [--entities A,B] [--threshold 0.5] [--explain] [--data-dir DIR]';
+const usage =
+  'svc scan FILE|- [--json] [--language en] [--entities A,B] [--threshold 0.5] [--phone-regions GB,TR] [--explain] [--data-dir DIR]';
 
 const readInput = async (source: string): Promise<string> => {
   if (source !== '-') return (await readFile(source)).toString('utf8');
@@ -21,6 +24,14 @@ const parseThreshold = (value: string | undefined): number | undefined => {
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1)
     throw new AppError('VALIDATION', '--threshold must be between 0 and 1');
   return threshold;
+};
+
+/** `--phone-regions GB,TR` through the same schema as the HTTP request's `phone_regions`. */
+const parsePhoneRegions = (value: string | undefined): CountryCode[] | undefined => {
+  if (value === undefined) return undefined;
+  const parsed = phoneRegionsSchema.safeParse(value.split(',').map((code) => code.trim().toUpperCase()));
+  if (!parsed.success) throw new AppError('VALIDATION', `--phone-regions: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
 };
 
 /**
@@ -38,6 +49,7 @@ export const scanCommand: CliCommand = {
       language: { type: 'string' },
       entities: { type: 'string' },
       threshold: { type: 'string' },
+      'phone-regions': { type: 'string' },
       explain: { type: 'boolean' },
       'data-dir': { type: 'string' },
     });
@@ -51,6 +63,7 @@ export const scanCommand: CliCommand = {
       const text = await readInput(source);
       if (text === '') throw new AppError('VALIDATION', 'missing_field: text (the input is empty)');
       const threshold = parseThreshold(values.threshold);
+      const phoneRegions = parsePhoneRegions(values['phone-regions']);
       const { result } = await scanText(app, {
         text,
         language: values.language ?? 'en',
@@ -59,6 +72,7 @@ export const scanCommand: CliCommand = {
         action: 'redact',
         returnExplanation: values.explain === true,
         ...(threshold === undefined ? {} : { scoreThreshold: threshold }),
+        ...(phoneRegions === undefined ? {} : { phoneRegions }),
         ...(values.entities === undefined
           ? {}
           : {

@@ -84,7 +84,8 @@ describe('reference examples', () => {
     expect(found('pay 4111 1111 1111 1112', { entities: ['CREDIT_CARD'] })).toEqual([]);
     const code = iban(rng);
     expect(found(`to ${code}`, { entities: ['IBAN_CODE'] })).toEqual([{ type: 'IBAN_CODE', text: code, score: 1 }]);
-    expect(found(`to ${code.toLowerCase()}`, { entities: ['IBAN_CODE'] })[0]?.score).toBe(0.5);
+    // ISO 13616 capitals: a lower-case country code is not an IBAN (Presidio would keep it at 0.5).
+    expect(found(`to ${code.toLowerCase()}`, { entities: ['IBAN_CODE'] })).toEqual([]);
   });
   it('scores IPs and rejects impossible ones', () => {
     expect(found('host 2001:db8::1 and 999.1.1.1', { entities: ['IP_ADDRESS'] })).toEqual([

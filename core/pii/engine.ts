@@ -8,6 +8,7 @@ import { AppError } from '../errors.ts';
 import { adHocToRecognizer, denyListToRecognizer, loadCustomRecognizers, USER_REGEX_FLAGS } from './adhoc.ts';
 import { enhanceWithContext } from './context.ts';
 import { compareFindings, removeDuplicates } from './dedupe.ts';
+import { scanViews, type TextView } from './normalize.ts';
 import { utf16ToCodePointMapper } from './offsets.ts';
 import { redact } from './redact.ts';
 import { builtInRecognizers } from './registry.ts';
@@ -72,26 +73,38 @@ export const createPiiEngine = (options: CreatePiiEngineOptions = {}): PiiEngine
     const active = [...recognizers, ...requestRecognizers].filter(
       (r) => supports(r, language) && (wanted ? r.supportedEntities.some((e) => wanted.has(e)) : r.enabledByDefault !== false),
     );
-    const requestContext = opts.context ?? [];
-    const candidates: Finding[] = [];
-    for (const r of active) {
-      for (const f of r.analyze({ text, language })) {
-        if (wanted && !wanted.has(f.type)) continue;
-        candidates.push(enhanceWithContext(f, text, r.context, requestContext));
-      }
-    }
     const isAllowed = allowListFilter(opts);
+    // Each view (normalised text, plus the reading order behind a right-to-left override) is scanned as a
+    // whole; findings map back to the original text, so spans cover the invisible characters they enclose.
+    const inView = (view: TextView): Finding[] => {
+      const candidates: Finding[] = [];
+      for (const r of active) {
+        const input = { text: view.text, language, ...(opts.phoneRegions ? { phoneRegions: opts.phoneRegions } : {}) };
+        for (const f of r.analyze(input)) {
+          if (wanted && !wanted.has(f.type)) continue;
+          candidates.push(enhanceWithContext(f, view.text, r.context, opts.context ?? []));
+        }
+      }
+      return removeDuplicates(candidates)
+        .filter((f) => !isAllowed(view.text.slice(f.start, f.end)))
+        .map((f) => {
+          const [start, end] = view.toOriginal(f.start, f.end);
+          return { ...f, start, end };
+        });
+    };
+    const { views, changed } = scanViews(text);
+    const found = views.length === 1 ? inView(views[0] as TextView) : removeDuplicates(views.flatMap(inView));
     const threshold = opts.scoreThreshold ?? 0;
     const perEntity = opts.perEntityThresholds ?? {};
     const toCodePoint = utf16ToCodePointMapper(text);
-    const entities = removeDuplicates(candidates)
-      .filter((f) => f.score >= (perEntity[f.type] ?? threshold) && !isAllowed(text.slice(f.start, f.end)))
+    const entities = found
+      .filter((f) => f.score >= (perEntity[f.type] ?? threshold))
       .map((f): Finding => {
         const moved = { type: f.type, start: toCodePoint(f.start), end: toCodePoint(f.end), score: f.score };
         return opts.returnExplanation && f.explanation ? withTextualExplanation({ ...moved, explanation: f.explanation }) : moved;
       })
       .sort(compareFindings);
-    return { detected: entities.length > 0, entities, redacted_text: redact(text, entities) };
+    return { detected: entities.length > 0, entities, redacted_text: redact(text, entities), normalized: changed };
   };
 
   return {

@@ -33,13 +33,13 @@ const scan = (t: TestServer, payload: unknown, headers: Record<string, string> =
   });
 
 describe('POST /v1/scan/pii: success', () => {
-  it('answers 200 with exactly detected, entities and redacted_text', async () => {
+  it('answers 200 with exactly detected, entities, redacted_text (spec 2.2) and normalized', async () => {
     const t = await start();
     const text = 'Email john.smith@example.com, SSN 536-22-4187.';
     const response = await scan(t, { text, language: 'en' });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(Object.keys(body).sort()).toEqual(['detected', 'entities', 'redacted_text']);
+    expect(Object.keys(body).sort()).toEqual(['detected', 'entities', 'normalized', 'redacted_text']);
     expect(body.detected).toBe(true);
     for (const entity of body.entities) expect(Object.keys(entity).sort()).toEqual(['end', 'score', 'start', 'type']);
     expect(body.entities.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['EMAIL_ADDRESS', 'US_SSN']));
@@ -65,7 +65,7 @@ describe('POST /v1/scan/pii: success', () => {
   it('answers with no entities for clean text', async () => {
     const t = await start();
     const response = await scan(t, { text: 'The build passed.' });
-    expect(response.json()).toEqual({ detected: false, entities: [], redacted_text: 'The build passed.' });
+    expect(response.json()).toEqual({ detected: false, entities: [], redacted_text: 'The build passed.', normalized: false });
   });
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { defineOp } from '../ops/define.ts';
 import { defaultPiiEngine } from './default-engine.ts';
+import { phoneRegionsSchema } from './phone-regions.ts';
 import { scanText } from './scan-service.ts';
 import type { AdHocRecognizer, DenyListEntry, ScanResult } from './types.ts';
 
@@ -42,6 +43,8 @@ export const scanInput = z.object({
   deny_list: z.array(denyListEntry).max(100).optional(),
   context: z.array(z.string().min(1).max(100)).max(100).optional(),
   ad_hoc_recognizers: z.array(adHocRecognizer).max(20).optional(),
+  /** Regions for PHONE_NUMBER's national numbers (default: the SVC_PII_PHONE_REGIONS setting). */
+  phone_regions: phoneRegionsSchema.optional(),
   project_id: z.string().trim().min(1).max(200).default('default'),
 });
 
@@ -73,11 +76,12 @@ export const piiOps = {
         ...(input.per_entity_thresholds ? { perEntityThresholds: input.per_entity_thresholds } : {}),
         ...(input.allow_list ? { allowList: input.allow_list } : {}),
         ...(input.context ? { context: input.context } : {}),
+        ...(input.phone_regions ? { phoneRegions: input.phone_regions } : {}),
         ...(input.deny_list ? { denyList: input.deny_list as DenyListEntry[] } : {}),
         ...(input.ad_hoc_recognizers ? { adHocRecognizers: input.ad_hoc_recognizers as AdHocRecognizer[] } : {}),
       });
-      const { detected, entities, redacted_text } = outcome.result;
-      return { detected, entities, redacted_text };
+      const { detected, entities, redacted_text, normalized } = outcome.result;
+      return { detected, entities, redacted_text, normalized };
     },
     http: { method: 'POST', path: '/v1/scan/pii', status: 200, errorField: 'error', validationStatus: 400 },
   }),

@@ -19,12 +19,14 @@ import { plTrRecognizers } from './recognizers/eu/pl-tr.ts';
 import { creditCardRecognizers } from './recognizers/generic/credit-card.ts';
 import { cryptoRecognizer } from './recognizers/generic/crypto.ts';
 import { dateRecognizer } from './recognizers/generic/date.ts';
+import { dateWordsRecognizer } from './recognizers/generic/date-words.ts';
 import { emailRecognizer } from './recognizers/generic/email.ts';
 import { ibanRecognizer } from './recognizers/generic/iban.ts';
 import { ipRecognizer } from './recognizers/generic/ip.ts';
 import { macRecognizer } from './recognizers/generic/mac.ts';
 import { medicalLicenseRecognizer } from './recognizers/generic/medical-license.ts';
 import { phoneRecognizer } from './recognizers/generic/phone.ts';
+import { countryPhoneRecognizers } from './recognizers/generic/phone-countries.ts';
 import { urlRecognizer } from './recognizers/generic/url.ts';
 import { ukRecognizers } from './recognizers/uk.ts';
 import { usRecognizers } from './recognizers/us.ts';
@@ -34,12 +36,14 @@ const BUILT_INS: readonly Recognizer[] = [
   ...creditCardRecognizers,
   cryptoRecognizer,
   dateRecognizer,
+  dateWordsRecognizer,
   emailRecognizer,
   ibanRecognizer,
   ipRecognizer,
   macRecognizer,
   medicalLicenseRecognizer,
   phoneRecognizer,
+  ...countryPhoneRecognizers,
   urlRecognizer,
   ...usRecognizers,
   ...ukRecognizers,

@@ -71,7 +71,7 @@ describe('scanText with the built-in engine', () => {
     expect(error).toMatchObject({ code: 'UNPROCESSABLE', message: 'PII_DETECTED' });
     expect(evidenceOf(app)[0]?.payload).toMatchObject({ labels: { action: 'block' }, redacted: false });
     const clean = await scanText(app, { ...request, text: 'The build passed.' });
-    expect(clean.result).toEqual({ detected: false, entities: [], redacted_text: 'The build passed.' });
+    expect(clean.result).toEqual({ detected: false, entities: [], redacted_text: 'The build passed.', normalized: false });
   });
 
   it('flag reports the findings and passes the text through unchanged', async () => {

@@ -5,6 +5,9 @@ import { AppError } from '../errors.ts';
 import { defaultPiiEngine } from './default-engine.ts';
 import { compareFindings, removeDuplicates } from './dedupe.ts';
 import { PresidioUnavailableError, presidioAnalyze } from './presidio/client.ts';
+import { scanViews } from './normalize.ts';
+import { phoneRegionsOfSetting } from './phone-regions.ts';
+import { codePointToUtf16Mapper, utf16ToCodePointMapper } from './offsets.ts';
 import { redact } from './redact.ts';
 import { markPresidio, recordScanTime } from './status.ts';
 import type { EngineScanOptions, Finding, PiiEngine, ScanResult } from './types.ts';
@@ -59,6 +62,24 @@ const presidioFindings = async (url: string, request: ScanRequest): Promise<Find
     ...(request.adHocRecognizers ? { ad_hoc_recognizers: request.adHocRecognizers } : {}),
   });
 
+/**
+ * Presidio does not normalise: it is sent each normalised view of the text (normalize.ts) and its code-point
+ * findings are mapped back to the original text, as the built-in engine does.
+ */
+const presidioInViews = async (url: string, request: ScanRequest): Promise<{ findings: Finding[]; changed: boolean }> => {
+  const { views, changed } = scanViews(request.text);
+  const toCodePoint = utf16ToCodePointMapper(request.text);
+  const findings: Finding[] = [];
+  for (const view of views) {
+    const toUtf16 = codePointToUtf16Mapper(view.text);
+    for (const f of await presidioFindings(url, { ...request, text: view.text })) {
+      const [start, end] = view.toOriginal(toUtf16(f.start), toUtf16(f.end));
+      findings.push({ ...f, start: toCodePoint(start), end: toCodePoint(end) });
+    }
+  }
+  return { findings, changed };
+};
+
 const withoutExplanation = (finding: Finding): Finding => ({
   type: finding.type,
   start: finding.start,
@@ -77,9 +98,9 @@ const findEntities = async (app: App, engine: PiiEngine, request: ScanRequest): 
   };
   const { presidioUrl, presidioMerge } = app.settings.get();
   if (presidioUrl === '') return { result: builtIn(), engine: 'builtin' };
-  let remote: Finding[];
+  let remote: { findings: Finding[]; changed: boolean };
   try {
-    remote = await presidioFindings(presidioUrl, request);
+    remote = await presidioInViews(presidioUrl, request);
     markPresidio(app, true);
   } catch (error) {
     if (!(error instanceof PresidioUnavailableError)) throw scanError(error);
@@ -87,10 +108,10 @@ const findEntities = async (app: App, engine: PiiEngine, request: ScanRequest): 
     app.log.warn({ reason: error.message }, 'presidio unavailable; scanning with the built-in engine');
     return { result: builtIn(), engine: 'builtin' };
   }
-  const found = presidioMerge ? removeDuplicates([...builtIn().entities, ...remote]) : remote;
+  const found = presidioMerge ? removeDuplicates([...builtIn().entities, ...remote.findings]) : remote.findings;
   const entities = found.map((f) => (request.returnExplanation ? f : withoutExplanation(f))).sort(compareFindings);
   return {
-    result: { detected: entities.length > 0, entities, redacted_text: redact(request.text, entities) },
+    result: { detected: entities.length > 0, entities, redacted_text: redact(request.text, entities), normalized: remote.changed },
     engine: presidioMerge ? 'merged' : 'presidio',
   };
 };
@@ -203,8 +224,10 @@ export const scanText = async (app: App, request: ScanRequest): Promise<ScanOutc
       `unsupported language: ${request.language.slice(0, 20)} (supported: ${engine.languages().join(', ')})`,
     );
   }
-  const action = request.action ?? app.settings.get().piiAction;
-  const found = await findEntities(app, engine, request);
+  const settings = app.settings.get();
+  const action = request.action ?? settings.piiAction;
+  const phoneRegions = request.phoneRegions ?? phoneRegionsOfSetting(settings.piiPhoneRegions);
+  const found = await findEntities(app, engine, { ...request, phoneRegions });
   const result = action === 'flag' ? { ...found.result, redacted_text: request.text } : found.result;
   const outcome: ScanOutcome = { result, action, engine: found.engine };
   await recordScan(app, request, outcome);

@@ -6,6 +6,8 @@
  * UTF-16 code-unit offsets (plain `String.prototype.slice` indices); the engine converts once at the end.
  */
 
+import type { CountryCode } from 'libphonenumber-js';
+
 /** Why a finding has the score it has (returned when the caller asks for explanations). */
 export type Explanation = {
   readonly recognizer: string;
@@ -30,6 +32,8 @@ export type Finding = {
 export type AnalysisInput = {
   readonly text: string;
   readonly language: string;
+  /** Regions PHONE_NUMBER checks national numbers against (validated ISO 3166 codes; absent: its defaults). */
+  readonly phoneRegions?: readonly CountryCode[];
 };
 
 export type Recognizer = {
@@ -83,12 +87,16 @@ export type ScanOptions = {
   readonly allowListMatch?: 'exact' | 'regex';
   readonly context?: readonly string[];
   readonly returnExplanation?: boolean;
+  /** Regions for PHONE_NUMBER (phone-regions.ts validates them); absent: the recognizer's defaults. */
+  readonly phoneRegions?: readonly CountryCode[];
 };
 
 export type ScanResult = {
   readonly detected: boolean;
   readonly entities: readonly Finding[];
   readonly redacted_text: string;
+  /** True when zero-width/bidi controls were removed or compatibility forms folded before matching (normalize.ts). */
+  readonly normalized: boolean;
 };
 
 export type EngineScanOptions = ScanOptions & {

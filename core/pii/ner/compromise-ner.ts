@@ -2,6 +2,7 @@ import nlp from 'compromise/two';
 import { nrpTerms } from './nrp-terms.ts';
 import { lexiconSpans } from './fast-path.ts';
 import { mayHoldName, segments } from './segments.ts';
+import { titledNameSpans } from './titled-names.ts';
 
 /** An entity span in UTF-16 units of the analysed text. */
 export type NerSpan = { readonly type: 'PERSON' | 'LOCATION' | 'NRP'; readonly start: number; readonly end: number };
@@ -144,5 +145,5 @@ export const findNamedEntities = (text: string, budgetMs = nerBudgetMs): NerSpan
     }
     spans.push(...shifted(tagged, segment.start));
   }
-  return withoutOverlaps([...spans, ...nrpTermSpans(text)]);
+  return withoutOverlaps([...spans, ...nrpTermSpans(text), ...titledNameSpans(text)]);
 };

@@ -3,6 +3,7 @@ import { utf16ToCodePointMapper } from '../offsets.ts';
 import { nerRecognizer, nerScore } from './recognizer.ts';
 import { evaluateNer } from './test/evaluate.ts';
 import { heldOutSentences, negativeSentencesLabelled, positiveSentences } from './test/ner-corpus.ts';
+import { titledNameSentences } from './test/titled-corpus.ts';
 
 const types = ['PERSON', 'LOCATION', 'NRP'] as const;
 /** Findings with code point offsets, the unit of the gold spans (the engine does this conversion in the app). */
@@ -50,6 +51,15 @@ describe('nerRecognizer accuracy', () => {
       expect(scores[type]?.precision).toBeGreaterThanOrEqual(0.75);
       expect(scores[type]?.recall).toBeGreaterThanOrEqual(0.75);
     }
+  });
+});
+
+describe('names with honorifics and initials', () => {
+  it('are found whole (exact spans, honorific left out) and initials alone are not names', () => {
+    const strict = evaluateNer(titledNameSentences, predict, ['PERSON'], true);
+    report('NER on names with honorifics and initials (exact span)', strict);
+    expect(strict.PERSON?.precision).toBeGreaterThanOrEqual(0.9);
+    expect(strict.PERSON?.recall).toBeGreaterThanOrEqual(0.9);
   });
 });
 

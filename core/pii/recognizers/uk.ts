@@ -96,6 +96,18 @@ export const ukDrivingLicenceRecognizer = definePatternRecognizer({
   validate: ukDrivingLicenceValidate,
 });
 
+/**
+ * DVLA letter sets. Current format (2001–): memory tag of two letters without I, Q, Z; age identifier; three
+ * random letters without I, Q (Z allowed). Prefix (1983–2001) and suffix (1963–1983) formats: the year letter
+ * never I, O, Q, U, Z; the three-letter group without I, Q, Z (Z was Northern Ireland's).
+ */
+const TAG = '[a-hj-pr-y]';
+const RANDOM = '[a-hj-pr-z]';
+const YEAR_LETTER = '[a-hj-npr-tv-y]';
+const B = '(?<![\\p{L}\\p{N}])';
+const E = '(?![\\p{L}\\p{N}])';
+const plate = (body: string): RegExp => new RegExp(`${B}${body}${E}`, 'iu');
+
 /** Current-format plates: age identifier 02–29 or 51–79 → 1.0, else dropped; older formats kept. */
 export const ukVehicleValidate = (text: string): boolean | null => {
   const current = /^[a-z]{2}(\d{2})[ -]?[a-z]{3}$/i.exec(text);
@@ -125,9 +137,9 @@ export const ukVehicleRegistrationRecognizer = definePatternRecognizer({
     'insured vehicle',
   ],
   patterns: [
-    { name: 'UK plate (current)', regex: /\b[a-z]{2}\d{2}[ -]?[a-z]{3}\b/i, score: 0.3 },
-    { name: 'UK plate (prefix)', regex: /\b[a-z]\d{1,3}[ -]?[a-z]{3}\b/i, score: 0.2 },
-    { name: 'UK plate (suffix)', regex: /\b[a-z]{3}[ -]?\d{1,3}[ -]?[a-z]\b/i, score: 0.15 },
+    { name: 'UK plate (current)', regex: plate(`${TAG}{2}\\d{2}[ -]?${RANDOM}{3}`), score: 0.3 },
+    { name: 'UK plate (prefix)', regex: plate(`${YEAR_LETTER}[1-9]\\d{0,2}[ -]?${TAG}{3}`), score: 0.2 },
+    { name: 'UK plate (suffix)', regex: plate(`${TAG}{3}[ -]?[1-9]\\d{0,2}[ -]?${YEAR_LETTER}`), score: 0.15 },
   ],
   validate: ukVehicleValidate,
 });

@@ -6,6 +6,7 @@
 import { corruptDigit, digits, int, pick, type Rng, seededRng } from './generators.ts';
 import * as g from './generators.ts';
 import { OTHER_SPECS } from './accuracy-specs-other.ts';
+import { PHONE_SPECS } from './phone-specs.ts';
 import { L, p2 } from './more-generators.ts';
 
 export type AccuracyCase = { readonly text: string; readonly expected: string | null };
@@ -32,6 +33,9 @@ const TEMPLATES = [
   'Record {v} updated',
   '{v}',
 ];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const ordinal = (d: number): string =>
+  d % 10 === 1 && d !== 11 ? 'st' : d % 10 === 2 && d !== 12 ? 'nd' : d % 10 === 3 && d !== 13 ? 'rd' : 'th';
 const hex = (rng: Rng) => int(rng, 0, 255).toString(16).padStart(2, '0');
 
 const DEFAULT_EN: Spec[] = [
@@ -51,7 +55,16 @@ const DEFAULT_EN: Spec[] = [
         `john at example dot com`,
       ]),
   },
-  { entity: 'IBAN_CODE', checksum: true, positive: g.iban },
+  {
+    entity: 'IBAN_CODE',
+    checksum: true,
+    positive: g.iban,
+    // A broken check digit, or a valid IBAN whose country code is written in lower case (ISO 13616 capitals).
+    negative: (r) => {
+      const valid = g.iban(r);
+      return r() < 0.5 ? corruptDigit(valid, r) : `${valid.slice(0, 2).toLowerCase()}${valid.slice(2)}`;
+    },
+  },
   { entity: 'MEDICAL_LICENSE', checksum: true, positive: g.dea },
   { entity: 'UK_NHS', checksum: true, positive: g.nhs },
   { entity: 'PIPL_NATIONAL_ID', checksum: true, positive: g.piplId },
@@ -65,6 +78,9 @@ const DEFAULT_EN: Spec[] = [
         `${p2(d)}.${p2(mo)}.${y}`,
         `${p2(d)}-Mar-${y}`,
         `${y}-${p2(mo)}-${p2(d)}T10:${p2(int(r, 0, 59))}:00Z`,
+        `${d}${ordinal(d)} of ${MONTHS[mo - 1]} ${y}`,
+        `${MONTHS[mo - 1]} ${d}, ${y}`,
+        `${d} ${MONTHS[mo - 1]} ${y}`,
       ]);
     },
     negative: (r) =>
@@ -74,21 +90,31 @@ const DEFAULT_EN: Spec[] = [
         `price ${int(r, 1, 99)}.99`,
         `${int(r, 40, 99)}/${int(r, 40, 99)}/2020`,
         `build v${int(r, 1, 9)}.${int(r, 1, 9)}.${int(r, 1, 9)}`,
+        `may I ask about item ${int(r, 1, 99)}`,
+        `version ${int(r, 1990, 2030)} of the tool`,
+        `March on, ${int(r, 2, 9)} teams`,
       ]),
   },
   {
     entity: 'IP_ADDRESS',
-    positive: (r) =>
-      r() < 0.6
-        ? `${int(r, 1, 223)}.${int(r, 0, 255)}.${int(r, 0, 255)}.${int(r, 1, 254)}`
-        : `2001:db8:${hex(r)}${hex(r)}::${int(r, 1, 9)}`,
+    positive: (r) => {
+      const v4 = () => `${int(r, 1, 223)}.${int(r, 0, 255)}.${int(r, 0, 255)}.${int(r, 1, 254)}`;
+      return pick(r, [
+        v4(),
+        `${v4()}/${int(r, 8, 32)}`,
+        `2001:db8:${hex(r)}${hex(r)}::${int(r, 1, 9)}`,
+        `::ffff:${v4()}`,
+        `64:ff9b::${v4()}`,
+      ]);
+    },
     negative: (r) =>
       pick(r, [
         `${int(r, 256, 999)}.1.2.3`,
         `${int(r, 1, 9)}.${int(r, 1, 9)}.${int(r, 1, 9)}`,
         `${p2(int(r, 0, 23))}:${p2(int(r, 10, 59))}:${p2(int(r, 10, 59))}`,
         `1.2.3.4.${int(r, 5, 9)}`,
-        `version ${int(r, 1, 9)}.${int(r, 0, 9)}.${int(r, 0, 9)}`,
+        `v${int(r, 1, 9)}.${int(r, 0, 9)}.${int(r, 0, 9)}.${int(r, 0, 9)}a`,
+        `::ffff:${int(r, 256, 999)}.0.2.1`,
       ]),
   },
   {
@@ -203,4 +229,5 @@ const build = (spec: Spec, count: number, seed: number): EntityCorpus => {
 export const accuracyCorpus = (): EntityCorpus[] => [
   ...DEFAULT_EN.map((s, i) => build(s, 25, 1000 + i)),
   ...OTHER_SPECS.map((s, i) => build(s, 8, 2000 + i)),
+  ...PHONE_SPECS.map((s, i) => build(s, 8, 3000 + i)),
 ];

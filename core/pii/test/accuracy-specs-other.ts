@@ -1,9 +1,15 @@
 /** Accuracy specs for the opt-in / non-English entity types (>= 5 cases each; see accuracy-corpus.ts). */
 import type { Spec } from './accuracy-corpus.ts';
 import * as g from './generators.ts';
-import { corruptDigit, digits, int, pick } from './generators.ts';
+import { corruptDigit, digits, int, pick, type Rng } from './generators.ts';
 import * as m from './more-generators.ts';
 import { L, p2 } from './more-generators.ts';
+
+const TAG = 'ABCDEFGHJKLMNOPRSTUVWXY';
+const TAG_RANDOM = 'ABCDEFGHJKLMNOPRSTUVWXYZ';
+const YEAR = 'ABCDEFGHJKLMNPRSTVWXY';
+const IT_CARD = 'BCDEFGHJKLMNPRSTUWXYZ0123456789';
+const from = (r: Rng, alphabet: string, n: number): string => Array.from({ length: n }, () => pick(r, [...alphabet])).join('');
 
 export const OTHER_SPECS: Spec[] = [
   { entity: 'US_NPI', checksum: true, positive: g.npi },
@@ -33,8 +39,20 @@ export const OTHER_SPECS: Spec[] = [
   },
   {
     entity: 'UK_VEHICLE_REGISTRATION',
-    positive: (r) => `${L(r, 2)}${pick(r, ['05', '19', '23', '51', '72'])} ${L(r, 3)}`,
-    negative: (r) => `${L(r, 2)}${pick(r, ['00', '01', '30', '45', '88'])} ${L(r, 3)}`,
+    // DVLA letter sets: memory tag without I, Q, Z; random letters without I, Q; prefix/suffix year letters.
+    positive: (r) =>
+      pick(r, [
+        `${from(r, TAG, 2)}${pick(r, ['05', '19', '23', '51', '72'])} ${from(r, TAG_RANDOM, 3)}`,
+        `${from(r, YEAR, 1)}${int(r, 1, 999)} ${from(r, TAG, 3)}`,
+        `${from(r, TAG, 3)} ${int(r, 1, 999)}${from(r, YEAR, 1)}`,
+      ]),
+    negative: (r) =>
+      pick(r, [
+        `${from(r, TAG, 2)}${pick(r, ['00', '01', '30', '45', '88'])} ${from(r, TAG_RANDOM, 3)}`,
+        `${pick(r, ['I', 'Q', 'Z'])}${from(r, TAG, 1)}${pick(r, ['05', '51'])} ${from(r, TAG_RANDOM, 3)}`,
+        `${from(r, TAG, 2)}${pick(r, ['05', '51'])} ${from(r, TAG_RANDOM, 2)}${pick(r, ['I', 'Q'])}`,
+        `${pick(r, ['I', 'O', 'Q', 'U', 'Z'])}${int(r, 1, 999)} ${from(r, TAG, 3)}`,
+      ]),
   },
   { entity: 'AU_ABN', checksum: true, positive: g.abn },
   { entity: 'AU_ACN', checksum: true, positive: m.acn },
@@ -50,8 +68,13 @@ export const OTHER_SPECS: Spec[] = [
   { entity: 'IN_AADHAAR', checksum: true, positive: g.aadhaar },
   {
     entity: 'IN_VEHICLE_REGISTRATION',
-    positive: (r) => `${pick(r, ['MH', 'KA', 'DL', 'TN'])} ${p2(int(r, 1, 20))} ${L(r, 2)} ${digits(r, 4)}`,
-    negative: () => 'the vehicle was red',
+    positive: (r) =>
+      pick(r, [
+        `${pick(r, ['MH', 'KA', 'DL', 'TN'])} ${p2(int(r, 1, 20))} ${L(r, 2)} ${int(r, 1000, 9999)}`,
+        `${int(r, 21, 29)} BH ${int(r, 1000, 9999)} ${from(r, 'ABCDEFGHJKLMNPQRSTUVWXYZ', 2)}`,
+        `${int(r, 10, 99)}${pick(r, ['A', 'B', 'C', 'D', 'E', 'F', 'H', 'K', 'P', 'R', 'X'])}${digits(r, 6)}${L(r, 1)}`,
+      ]),
+    negative: (r) => pick(r, ['the vehicle was red', `MH ${p2(int(r, 1, 20))} AB 0000`, `00B${digits(r, 6)}K`, `ABC0000`]),
   },
   {
     entity: 'IN_VOTER',
@@ -86,8 +109,12 @@ export const OTHER_SPECS: Spec[] = [
   {
     entity: 'IT_DRIVER_LICENSE',
     language: 'it',
-    positive: (r) => `${L(r, 2)}${digits(r, 7)}${L(r, 1)}`,
-    negative: (r) => `${L(r, 2)}${digits(r, 5)}${L(r, 1)}`,
+    // Paper: 2 letters + 7 digits + letter; card: U1 + 7 from a set without A, I, O, Q, V + letter.
+    positive: (r) => (r() < 0.5 ? `${L(r, 2)}${digits(r, 7)}${L(r, 1)}` : `U1${from(r, IT_CARD, 7)}${L(r, 1)}`),
+    negative: (r) =>
+      r() < 0.5
+        ? `${L(r, 2)}${digits(r, 5)}${L(r, 1)}`
+        : `U1${from(r, IT_CARD, 3)}${pick(r, ['A', 'I', 'O', 'Q', 'V'])}${from(r, IT_CARD, 3)}${L(r, 1)}`,
   },
   {
     entity: 'IT_IDENTITY_CARD',

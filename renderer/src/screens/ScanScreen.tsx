@@ -45,6 +45,7 @@ export const ScanScreen = () => {
   const [entities, setEntities] = useState<string[]>([]);
   const [threshold, setThreshold] = useState(0);
   const [allowList, setAllowList] = useState('');
+  const [phoneRegions, setPhoneRegions] = useState('');
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {
@@ -62,6 +63,10 @@ export const ScanScreen = () => {
       .split('\n')
       .map((line) => line.trim())
       .filter(Boolean);
+    const regions = phoneRegions
+      .split(',')
+      .map((code) => code.trim().toUpperCase())
+      .filter(Boolean);
     void scan({
       text,
       language,
@@ -69,6 +74,7 @@ export const ScanScreen = () => {
       return_decision_process: true,
       ...(entities.length > 0 ? { entities } : {}),
       ...(allow.length > 0 ? { allow_list: allow } : {}),
+      ...(regions.length > 0 ? { phone_regions: regions } : {}),
     });
   };
   const copy = async (): Promise<void> => {
@@ -116,6 +122,10 @@ export const ScanScreen = () => {
             <input type="range" min={0} max={1} step={0.05} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} />
           </label>
           <label>
+            Phone regions (e.g. GB, TR; empty = the setting)
+            <input type="text" value={phoneRegions} onChange={(e) => setPhoneRegions(e.target.value)} />
+          </label>
+          <label>
             Allow list (one value per line)
             <textarea rows={4} value={allowList} onChange={(e) => setAllowList(e.target.value)} />
           </label>
@@ -132,6 +142,7 @@ export const ScanScreen = () => {
             {result.value.detected
               ? `${result.value.entities.length} ${result.value.entities.length === 1 ? 'entity' : 'entities'} found`
               : 'No personal data found'}
+            {result.value.normalized ? ' · invisible characters removed and compatibility forms folded before matching' : ''}
           </p>
           <div className="scan-results">
             <section aria-labelledby="scan-highlighted">

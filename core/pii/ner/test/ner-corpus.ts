@@ -315,7 +315,8 @@ const things = [
 ];
 const days = ['Monday', 'Friday', 'the deadline', 'next week', 'January', 'the weekend', 'Tuesday morning', 'Q3'];
 
-const parse = (marked: string): LabelledSentence => {
+/** Parses `[text|P]` markup into text and gold spans (code points). */
+export const parse = (marked: string): LabelledSentence => {
   const gold: GoldSpan[] = [];
   let text = '';
   const pattern = /\[([^|\]]+)\|([PLN])\]/g;

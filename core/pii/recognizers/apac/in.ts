@@ -16,7 +16,7 @@ export const aadhaarValid = (text: string): boolean => {
 /** State + RTO plate or diplomatic code → true; other shapes are kept at their base score. */
 export const inVehicleValidate = (text: string): boolean | null => {
   const t = text.toUpperCase().replace(/[ -]/g, '');
-  if (/^\d{2,3}(?:CD|CC|UN)\d{1,4}$/.test(t)) return true;
+  if (/^\d{1,3}(?:CD|CC|UN)[1-9]\d{0,3}$/.test(t)) return true;
   const m = /^([A-Z]{2})(\d{1,2})[A-Z]{1,3}\d{4}$/.exec(t);
   return m && STATES.has(m[1] as string) && Number(m[2]) >= 1 ? true : null;
 };
@@ -64,12 +64,15 @@ export const inRecognizers = [
     enabledByDefault: false,
     context: ['rto', 'vehicle', 'plate', 'registration'],
     patterns: [
-      { name: 'legacy short', regex: /\b[a-z]{2}\d{1,4}\b/i, score: 0.01 },
-      { name: '3 letters + 4 digits', regex: /\b[a-z]{3}\d{4}\b/i, score: 0.2 },
-      { name: 'diplomatic', regex: /\b\d{2,3}[ -]?(?:cd|cc|un)[ -]?\d{1,4}\b/i, score: 0.4 },
-      { name: 'state + RTO + series', regex: /\b[a-z]{2}[ -]?\d{1,2}[ -]?[a-z]{1,3}[ -]?\d{4}\b/i, score: 0.5 },
-      { name: 'Bharat series', regex: /\b\d{2}[ -]?bh[ -]?\d{4}[ -]?[a-hj-np-z]{1,2}\b/i, score: 0.85 },
-      { name: 'armed forces', regex: /\b\d{2}[ -]?[a-z][ -]?\d{6}[ -]?[a-z]\b/i, score: 0.85 },
+      // Presidio's nine shapes; numbers never start with 0 and the 4-digit serial is never 0000.
+      { name: 'legacy letter + 1-3 digits (very weak)', regex: /\b[a-z][1-9]\d{0,2}\b/i, score: 0.01 },
+      { name: 'legacy 2 letters + 1-4 digits (very weak)', regex: /\b[a-z]{2}[1-9]\d{0,3}\b/i, score: 0.01 },
+      { name: 'legacy I + 5 digits + letter (very weak)', regex: /\bi(?!00000)\d{5}[a-z]\b/i, score: 0.01 },
+      { name: '3 letters + 4 digits', regex: /\b[a-z]{3}(?!0000)\d{4}\b/i, score: 0.2 },
+      { name: 'diplomatic', regex: /\b\d{1,3}[ -]?(?:cd|cc|un)[ -]?[1-9]\d{0,3}\b/i, score: 0.4 },
+      { name: 'state + RTO + series', regex: /\b[a-z]{2}[ -]?\d{1,2}[ -]?[a-z]{1,3}[ -]?(?!0000)\d{4}\b/i, score: 0.5 },
+      { name: 'Bharat series', regex: /\b[2-9]\d[ -]?bh[ -]?(?!0000)\d{4}[ -]?[a-hj-np-z]{1,2}\b/i, score: 0.85 },
+      { name: 'armed forces', regex: /\b(?!00)\d{2}[ -]?[a-fhkprx][ -]?\d{6}[ -]?[a-z]\b/i, score: 0.85 },
     ],
     validate: inVehicleValidate,
   }),

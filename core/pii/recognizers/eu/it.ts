@@ -37,7 +37,9 @@ export const itRecognizers = [
     entity: 'IT_DRIVER_LICENSE',
     languages: IT,
     context: ['patente', 'patente di guida', 'licenza', 'licenza di guida'],
-    patterns: [{ name: 'Driver license', regex: /\b(?:[a-z]{2}\d{7}[a-z]|u1[a-z0-9]{7}[a-z])\b/i, score: 0.2 }],
+    // Paper licence: 2 letters + 7 digits + letter; card licence (1996–): U1 + 7 characters from a set without
+    // A, I, O, Q, V (digits allowed) + a letter, as the Motorizzazione issues them (Presidio's letter set).
+    patterns: [{ name: 'Driver license', regex: /\b(?:[a-z]{2}\d{7}[a-z]|u1[b-hj-npr-uw-z0-9]{7}[a-z])\b/i, score: 0.2 }],
   }),
   definePatternRecognizer({
     name: 'ItVatCodeRecognizer',

@@ -1,15 +1,17 @@
 /**
  * IBAN_CODE: country code + 2 check digits + groups of 4 (optional space/hyphen) + optional tail, not inside
  * a longer alphanumeric run → 0.5. The longest variant is tried first, then shorter ones (group by group);
- * the first that validates wins. ISO 7064 mod-97 + the country's length/format (ibantools) → 1.0;
- * valid only after upper-casing → kept at 0.5; otherwise dropped.
+ * the first that validates wins. ISO 7064 mod-97 + the country's length and BBAN format (ibantools: bank-code
+ * letters where the country has them) → 1.0; otherwise dropped.
+ * Case (ISO 13616 writes IBANs in capitals): the country code must be upper-case (Presidio matches any case);
+ * lower-case letters in the BBAN (a bank code typed `west`) keep 0.5, as in Presidio.
  */
 import { isValidIBAN } from 'ibantools';
 import { forEachMatch, scoreCandidate } from '../../pattern.ts';
 import type { Finding, Recognizer } from '../../types.ts';
 import { GENERIC_LANGUAGES } from '../languages.ts';
 
-const CANDIDATE = /(?<![\p{L}\p{N}])[a-z]{2}\d{2}(?:[ -]?[a-z0-9]{4}){2,7}(?:[ -]?[a-z0-9]{1,3})?(?![\p{L}\p{N}])/giu;
+const CANDIDATE = /(?<![\p{L}\p{N}])[A-Z]{2}\d{2}(?:[ -]?[a-zA-Z0-9]{4}){2,7}(?:[ -]?[a-zA-Z0-9]{1,3})?(?![\p{L}\p{N}])/gu;
 const ALNUM_AFTER = /[\p{L}\p{N}]/u;
 
 /** true = valid IBAN, null = valid only once upper-cased, false = invalid. */

@@ -21,15 +21,23 @@ const NUMBER_TYPES = [
   'SHARED_COST',
 ];
 
-/** The part of libphonenumber-js's NumberingPlan API used here (its .d.ts does not declare it). */
+/** The parts of libphonenumber-js's NumberingPlan and Format APIs used here (its .d.ts does not declare them). */
+type FormatApi = {
+  pattern(): string;
+  leadingDigitsPatterns(): string[];
+  nationalPrefixIsMandatoryWhenFormattingInNationalFormat(): boolean;
+};
 type PlanApi = {
   nationalNumberPattern(): string;
   nationalPrefixForParsing(): string | undefined;
   nationalPrefixTransformRule(): string | undefined;
   type(name: string): { pattern(): string | undefined } | undefined;
+  formats(): FormatApi[];
 };
 
-type CompiledPlan = { general: RegExp; prefix: RegExp | null; transform: string | null; types: RegExp[] };
+/** A national format: which numbers it applies to, and whether writing them nationally needs the trunk prefix. */
+type CompiledFormat = { leading: RegExp | null; pattern: RegExp; prefixMandatory: boolean };
+type CompiledPlan = { general: RegExp; prefix: RegExp | null; transform: string | null; types: RegExp[]; formats: CompiledFormat[] };
 
 const full = (pattern: string): RegExp => new RegExp(`^(?:${pattern})$`);
 
@@ -45,6 +53,14 @@ const compile = (region: CountryCode): CompiledPlan => {
     types: NUMBER_TYPES.map((t) => plan.type(t)?.pattern())
       .filter((p): p is string => !!p)
       .map(full),
+    formats: plan.formats().map((f) => {
+      const leading = f.leadingDigitsPatterns().at(-1);
+      return {
+        leading: leading === undefined ? null : new RegExp(`^(?:${leading})`),
+        pattern: full(f.pattern()),
+        prefixMandatory: f.nationalPrefixIsMandatoryWhenFormattingInNationalFormat(),
+      };
+    }),
   };
 };
 
@@ -61,7 +77,20 @@ const planOf = (region: CountryCode): CompiledPlan => {
 const validNational = (plan: CompiledPlan, national: string): boolean =>
   plan.general.test(national) && plan.types.some((t) => t.test(national));
 
-/** True when `digits` (national format, possibly with the trunk prefix) is a valid number of `region`. */
+/**
+ * libphonenumber's "national prefix present if required" check (part of the VALID leniency Presidio's matcher
+ * uses): a number written without its trunk prefix is refused when its region's national format requires the
+ * prefix (`20 7946 0000` in GB needs the leading 0), as libphonenumber's chooseFormattingPatternForNumber decides.
+ */
+const prefixRequired = (plan: CompiledPlan, national: string): boolean => {
+  const format = plan.formats.find((f) => (f.leading === null || f.leading.test(national)) && f.pattern.test(national));
+  return format?.prefixMandatory === true;
+};
+
+/**
+ * True when `digits` (national format) is a valid number of `region`: with its trunk prefix (stripped before
+ * the check), or without one where the region's format allows that (Presidio's leading-zero rule).
+ */
 export const isValidNationalNumber = (digits: string, region: CountryCode): boolean => {
   const plan = planOf(region);
   if (plan.prefix) {
@@ -71,5 +100,5 @@ export const isValidNationalNumber = (digits: string, region: CountryCode): bool
       if (validNational(plan, stripped)) return true;
     }
   }
-  return validNational(plan, digits);
+  return validNational(plan, digits) && !(plan.prefix && prefixRequired(plan, digits));
 };
