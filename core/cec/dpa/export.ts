@@ -27,7 +27,7 @@ const render = async (app: App, document: DPADocument, format: ExportFormat): Pr
     case 'html':
       return Buffer.from(renderDpaHtml(document.content, title), 'utf8');
     case 'pdf':
-      return renderDpaPdf(document.content, findPdfFonts(app.env), {
+      return renderDpaPdf(document.content, findPdfFonts(app.env.SVC_DPA_FONT_DIR), {
         title,
         footer,
         createdAt: new Date(document.generated_at),
