@@ -162,7 +162,7 @@ export class LineReader {
     try {
       step = await this.#iterator.next();
     } catch (error) {
-      throw new ArchiveError(`entry "${this.item.name}": ${(error as Error).message}`);
+      throw new ArchiveError(`entry "${this.item.name}": ${(error as Error).message}`, { cause: error });
     }
     if (step.done === true) {
       this.#done = true;
