@@ -4,6 +4,7 @@ import { fileSecretStore, memorySecretStore, type SecretStore } from './config/s
 import { createSettingsService, type SettingsService } from './config/settings.ts';
 import type { Logger } from './log.ts';
 import { silentLogger } from './log.ts';
+import { migrations } from './migrations.ts';
 import { type Db, openDatabase } from './store/db.ts';
 
 /** What long operations report while they run; the renderer shows it as progress. */
@@ -65,7 +66,7 @@ export type CreateAppOptions = {
 
 export const createApp = (options: CreateAppOptions): App => {
   const memory = options.dataDir === ':memory:';
-  const db = openDatabase(memory ? ':memory:' : join(options.dataDir, 'workbench.db'));
+  const db = openDatabase(memory ? ':memory:' : join(options.dataDir, 'workbench.db'), migrations);
   const env = options.env ?? process.env;
   const secrets = options.secrets ?? (memory ? memorySecretStore() : fileSecretStore(options.dataDir));
   const services = new Map<string, unknown>();
