@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app as electronApp, BrowserWindow, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import { createApp } from '../core/app.ts';
+import { envSetting } from '../core/config/env-settings.ts';
 import { startListener, type Listener } from '../core/http/listen.ts';
 import { createLogger } from '../core/log.ts';
 import { eventsChannel, registerOps } from './ipc/register-ops.ts';
@@ -18,7 +19,7 @@ protocol.registerSchemesAsPrivileged([{ scheme: appScheme, privileges: { standar
 
 const start = async (): Promise<void> => {
   await electronApp.whenReady();
-  const dataDir = process.env.SVC_DATA_DIR || electronApp.getPath('userData');
+  const dataDir = envSetting(process.env, 'dataDir') || electronApp.getPath('userData');
   const core = createApp({
     dataDir,
     log,
