@@ -29,6 +29,13 @@ type PlanApi = {
   type(name: string): { pattern(): string | undefined } | undefined;
 };
 
+const isPlanApi = (plan: unknown): plan is PlanApi =>
+  typeof plan === 'object' &&
+  plan !== null &&
+  ['nationalNumberPattern', 'nationalPrefixForParsing', 'nationalPrefixTransformRule', 'type'].every(
+    (method) => typeof Reflect.get(plan, method) === 'function',
+  );
+
 type CompiledPlan = { general: RegExp; prefix: RegExp | null; transform: string | null; types: RegExp[] };
 
 const full = (pattern: string): RegExp => new RegExp(`^(?:${pattern})$`);
@@ -36,7 +43,8 @@ const full = (pattern: string): RegExp => new RegExp(`^(?:${pattern})$`);
 const compile = (region: CountryCode): CompiledPlan => {
   const meta = new Metadata(metadata as never);
   meta.selectNumberingPlan(region);
-  const plan = meta.numberingPlan as unknown as PlanApi;
+  const plan: unknown = meta.numberingPlan;
+  if (!isPlanApi(plan)) throw new TypeError(`libphonenumber-js has no numbering plan API for ${region}`);
   const prefix = plan.nationalPrefixForParsing();
   return {
     general: full(plan.nationalNumberPattern()),
