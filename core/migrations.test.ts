@@ -3,18 +3,10 @@ import { migrationOrder, migrations, orderMigrations } from './migrations.ts';
 import { type Db, type Migration, migrate, openDatabase } from './store/db.ts';
 
 /** The order released databases applied; new migrations may only be appended after it. */
-const released = [
-  'foundation/001-settings',
-  'audit/001-records',
-  'cec/001-bundles',
-  'dpa/001-documents',
-  'api-keys/001-api-keys',
-  'scim/001-users-groups',
-  'sso/001-sessions',
-  'saml/001-config-requests-replay',
-  'oidc/001-pending-logins',
-  'pii/001-state',
-];
+const released = (
+  'foundation/001-settings audit/001-records cec/001-bundles dpa/001-documents api-keys/001-api-keys scim/001-users-groups ' +
+  'sso/001-sessions saml/001-config-requests-replay oidc/001-pending-logins pii/001-state'
+).split(' ');
 
 const schemaOf = (db: Db): unknown[] =>
   db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all();

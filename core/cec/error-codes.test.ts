@@ -28,6 +28,9 @@ afterAll(async () => {
   fixture.cleanup();
 });
 
+const build = (url: string) =>
+  t.server.inject({ method: 'POST', url, headers: t.auth(), payload: { project_id: 'down', date_range: ['2026-07-01', '2026-07-01'] } });
+
 describe('error codes survive every wrap (a TSA outage is UNAVAILABLE, 503)', () => {
   it('in process: SFCECBuildError with code UNAVAILABLE and the cause kept', async () => {
     const error = await client.buildBundle('down', ['2026-07-01', '2026-07-01']).catch((e: unknown) => e);
@@ -45,20 +48,10 @@ describe('error codes survive every wrap (a TSA outage is UNAVAILABLE, 503)', ()
   });
 
   it('over HTTP: POST /v1/risk/cec and the op envelope answer 503 with the TSA named', async () => {
-    const rest = await t.server.inject({
-      method: 'POST',
-      url: '/v1/risk/cec',
-      headers: t.auth(),
-      payload: { project_id: 'down', date_range: ['2026-07-01', '2026-07-01'] },
-    });
+    const rest = await build('/v1/risk/cec');
     expect(rest.statusCode).toBe(503);
     expect(JSON.stringify(rest.json())).toMatch(/CEC build failed: Timestamp authority/);
-    const op = await t.server.inject({
-      method: 'POST',
-      url: '/api/ops/cec.buildBundle',
-      headers: t.auth(),
-      payload: { project_id: 'down', date_range: ['2026-07-01', '2026-07-01'] },
-    });
+    const op = await build('/api/ops/cec.buildBundle');
     expect(op.statusCode).toBe(503);
     expect(op.json()).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
   });
