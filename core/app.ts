@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
+import { envSetting } from './config/env-settings.ts';
 import { fileSecretStore, memorySecretStore, type SecretStore } from './config/secret-store.ts';
 import { createSettingsService, type SettingsService } from './config/settings.ts';
 import type { Logger } from './log.ts';
 import { silentLogger } from './log.ts';
+import { migrations } from './migrations.ts';
 import { type Db, openDatabase } from './store/db.ts';
 
 /** What long operations report while they run; the renderer shows it as progress. */
@@ -65,8 +67,13 @@ export type CreateAppOptions = {
 
 export const createApp = (options: CreateAppOptions): App => {
   const memory = options.dataDir === ':memory:';
-  const db = openDatabase(memory ? ':memory:' : join(options.dataDir, 'workbench.db'));
   const env = options.env ?? process.env;
+  // The SQLite build is the process's (the desktop app's Electron ABI), whatever env a caller passes.
+  const db = openDatabase(
+    memory ? ':memory:' : join(options.dataDir, 'workbench.db'),
+    migrations,
+    envSetting(process.env, 'sqliteNativeBinding'),
+  );
   const secrets = options.secrets ?? (memory ? memorySecretStore() : fileSecretStore(options.dataDir));
   const services = new Map<string, unknown>();
   const app: App = {

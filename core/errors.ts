@@ -74,6 +74,20 @@ export class SFIdentityError extends AppError {
   }
 }
 
+/**
+ * Options to re-wrap `error` in another AppError without losing what callers act on: the cause, and the code,
+ * status and detail when it is an AppError (a TSA outage stays UNAVAILABLE, a missing bundle NOT_FOUND).
+ */
+export const wrapOptions = (error: unknown): AppErrorOptions & { code?: ErrorCode } =>
+  error instanceof AppError
+    ? {
+        cause: error,
+        code: error.code,
+        ...(error.status === undefined ? {} : { status: error.status }),
+        ...(error.detail === undefined ? {} : { detail: error.detail }),
+      }
+    : { cause: error };
+
 export const httpStatusFor = (code: ErrorCode): number => {
   switch (code) {
     case 'VALIDATION':

@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { envSetting } from './config/env-settings.ts';
 
 export type { Logger };
 
@@ -26,7 +27,7 @@ const redactPaths = [
 export const createLogger = (options: { level?: string; name?: string } = {}): Logger =>
   pino({
     name: options.name ?? 'svc',
-    level: options.level ?? process.env.SVC_LOG_LEVEL ?? 'info',
+    level: options.level ?? envSetting(process.env, 'logLevel'),
     redact: { paths: redactPaths, censor: '[redacted]' },
   });
 

@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
+import { requireBrowser } from '../scripts/browser.ts';
 
-// Debian's Chromium: Playwright's own browser downloads are impossible here (DESIGN.md).
+// The OS's Chromium or Chrome, else Playwright's own (scripts/browser.ts; `npm test` installs one if needed).
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
@@ -15,7 +16,7 @@ export default defineConfig({
     headless: true,
     viewport: { width: 1280, height: 860 },
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: requireBrowser(),
       args: [
         '--no-sandbox',
         '--disable-gpu',

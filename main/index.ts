@@ -2,9 +2,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app as electronApp, BrowserWindow, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import { createApp } from '../core/app.ts';
+import { envSetting } from '../core/config/env-settings.ts';
 import { startListener, type Listener } from '../core/http/listen.ts';
 import { createLogger } from '../core/log.ts';
-import { eventsChannel, registerOps } from './ipc/register-ops.ts';
+import { type BridgeEvent, eventsChannel } from '../core/contracts/ipc.ts';
+import { registerOps } from './ipc/register-ops.ts';
 import { rendererResponder } from './renderer-protocol.ts';
 import { desktopSecretStore } from './secrets.ts';
 import { appOrigin, appScheme, isSafeExternalUrl, isTrustedRendererUrl, windowOptions } from './window-options.ts';
@@ -18,7 +20,7 @@ protocol.registerSchemesAsPrivileged([{ scheme: appScheme, privileges: { standar
 
 const start = async (): Promise<void> => {
   await electronApp.whenReady();
-  const dataDir = process.env.SVC_DATA_DIR || electronApp.getPath('userData');
+  const dataDir = envSetting(process.env, 'dataDir') || electronApp.getPath('userData');
   const core = createApp({
     dataDir,
     log,
@@ -38,7 +40,9 @@ const start = async (): Promise<void> => {
   }
 
   const window = new BrowserWindow(windowOptions(join(here, 'preload.cjs')));
-  const unsubscribe = core.events.on('progress', (payload) => window.webContents.send(eventsChannel, { name: 'progress', payload }));
+  const unsubscribe = core.events.on('progress', (payload) =>
+    window.webContents.send(eventsChannel, { name: 'progress', payload } satisfies BridgeEvent),
+  );
   window.webContents.setWindowOpenHandler(({ url }) => {
     if (isSafeExternalUrl(url)) void shell.openExternal(url);
     return { action: 'deny' };

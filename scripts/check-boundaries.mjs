@@ -1,7 +1,8 @@
 // Process boundaries (STYLE.md 2.1), enforced on every lint run:
 // - core/ never imports electron, react, or DOM-only code;
-// - renderer/ imports from core/ only with `import type`;
-// - preload/ imports nothing from core/ at all.
+// - renderer/ imports from core/ only with `import type`, except core/contracts/ (shared schemas, IPC names);
+// - preload/ imports nothing from core/ but core/contracts/;
+// - core/contracts/ imports nothing but zod and other contracts (no Node, so every process may load it).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -27,6 +28,7 @@ const check = (dir, rule) => {
   }
 };
 const intoCore = (target) => /(^|\/)core\//.test(target);
+const intoContracts = (target) => /(^|\/)core\/contracts\//.test(target);
 check('core', ({ target }) =>
   target === 'electron' || target.startsWith('electron/')
     ? 'core must not import electron'
@@ -37,9 +39,14 @@ check('core', ({ target }) =>
         : null,
 );
 check('renderer/src', ({ target, typeOnly }) =>
-  intoCore(target) && !typeOnly ? 'renderer may import core only with `import type`' : null,
+  intoCore(target) && !typeOnly && !intoContracts(target)
+    ? 'renderer may import core only with `import type` (values: core/contracts/)'
+    : null,
 );
-check('preload', ({ target }) => (intoCore(target) ? 'preload must not import core' : null));
+check('preload', ({ target }) => (intoCore(target) && !intoContracts(target) ? 'preload may import only core/contracts/ from core' : null));
+check('core/contracts', ({ target }) =>
+  target === 'zod' || target.startsWith('./') ? null : 'contracts import only zod and other contracts',
+);
 if (problems.length > 0) {
   console.error(`Import boundary violations:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   process.exit(1);

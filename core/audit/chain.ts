@@ -7,11 +7,9 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** One-shot hashing: no Hash object per record (measurably cheaper on the ingest path). */
 const sha256Hex = (text: string): string => hash('sha256', text, 'hex');
 
-type WellFormed = { isWellFormed(): boolean };
-
 /** JSON string literal; JCS forbids lone surrogates, which JSON.stringify would escape instead. */
 const quote = (text: string): string => {
-  if (!(text as unknown as WellFormed).isWellFormed()) throw new TypeError('Lone surrogate is not allowed');
+  if (!text.isWellFormed()) throw new TypeError('Lone surrogate is not allowed');
   return JSON.stringify(text);
 };
 

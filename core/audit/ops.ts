@@ -6,7 +6,6 @@ import { textChunks } from './ndjson.ts';
 import { listProjects, queryEvidence } from './query.ts';
 import { appendEvidence } from './store.ts';
 import { schemaKeys } from './types.ts';
-import type { EvidenceInput } from './types.ts';
 import { verifyChain } from './verify.ts';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
@@ -25,7 +24,7 @@ export const auditOps = {
     access: 'write',
     tier: 'api',
     handler: async (input, ctx) => {
-      const records = appendEvidence(ctx.app, input.records as unknown as EvidenceInput[]);
+      const records = appendEvidence(ctx.app, input.records);
       return {
         imported: records.length,
         records: records.map(({ seq, record_id, project_id, hash }) => ({ seq, record_id, project_id, hash })),

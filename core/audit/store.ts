@@ -128,7 +128,7 @@ export const writeChain = (
  * Validates every input (envelope and payload schema), then appends all of them in one transaction.
  * Throws VALIDATION listing the bad indexes (nothing written) or CONFLICT on a duplicate record_id.
  */
-export const appendEvidence = (app: App, inputs: readonly EvidenceInput[]): EvidenceRecord[] => {
+export const appendEvidence = (app: App, inputs: readonly (EvidenceInput | Readonly<Record<string, unknown>>)[]): EvidenceRecord[] => {
   const now = app.now();
   const prepared: PreparedInput[] = [];
   const errors: { index: number; message: string }[] = [];

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { evidenceInputSchema } from './input.ts';
+
 /** The six kinds of evidence the store accepts; one NDJSON folder per key in a bundle (spec 2.4). */
 export const schemaKeys = ['score_records', 'bias_reports', 'prri_records', 'drift_events', 'pii_detections', 'gate_evaluations'] as const;
 export type SchemaKey = (typeof schemaKeys)[number];
@@ -20,16 +23,11 @@ export type EvidenceRecord = {
   hash: string;
 };
 
-/** What a producer sends; the store fills seq, recorded_at, hashes, and defaults timestamp and record_id. */
-export type EvidenceInput = {
-  project_id: string;
-  schema_key: SchemaKey;
-  /** ISO 8601 with an offset; stored normalised to UTC. Defaults to the time of recording. */
-  timestamp?: string;
-  /** Producer-chosen id, unique per project; a ULID when absent. */
-  record_id?: string;
-  payload: Record<string, unknown>;
-};
+/**
+ * What a producer sends (the type of `evidenceInputSchema`); the store fills seq, recorded_at, hashes, and
+ * defaults timestamp (ISO 8601 with an offset, stored as UTC) and record_id (a ULID).
+ */
+export type EvidenceInput = z.input<typeof evidenceInputSchema>;
 
 export const isSchemaKey = (value: unknown): value is SchemaKey =>
   typeof value === 'string' && (schemaKeys as readonly string[]).includes(value);

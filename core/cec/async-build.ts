@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { type App, service } from '../app.ts';
 import { SFCECBuildError } from '../errors.ts';
 import type { BuildParams, BuiltBundle } from './build.ts';
-import type { WorkerJob, WorkerMessage } from './build-worker.ts';
+import type { WorkerError, WorkerJob, WorkerMessage } from './build-worker.ts';
 
 const workerUrl = new URL('./build-worker.ts', import.meta.url).href;
 /**
@@ -18,6 +18,17 @@ const newWorker = (): Worker =>
   existsSync(fileURLToPath(bundledWorker)) ? new Worker(bundledWorker) : new Worker(bootstrap, { eval: true });
 
 type Pending = { resolve: (built: BuiltBundle) => void; reject: (error: Error) => void; onProgress: BuildParams['onProgress'] };
+
+/** The worker's error as an SFCECBuildError with the same code, status and detail (the cause names the original). */
+const fromWorkerError = (error: WorkerError): SFCECBuildError => {
+  const cause = Object.assign(new Error(error.message), { name: error.name });
+  return new SFCECBuildError(error.message, {
+    cause,
+    ...(error.code === undefined ? {} : { code: error.code }),
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
+  });
+};
 
 const plainEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
   Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
@@ -47,7 +58,7 @@ const createBuildWorker = () => {
         pending.delete(message.id);
         if (pending.size === 0) created.unref();
         if (message.type === 'done') job.resolve(message.built);
-        else job.reject(new SFCECBuildError(message.message));
+        else job.reject(fromWorkerError(message.error));
       }
     });
     created.on('error', (error) => failAll(new SFCECBuildError(`build worker failed: ${error.message}`, { cause: error })));

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { createApp } from '../app.ts';
+import { AppError, type ErrorCode } from '../errors.ts';
 import { type BuildParams, type BuiltBundle, writeBundle } from './build.ts';
 
 /** One build request to the worker (plain, structured-clonable data). */
@@ -15,7 +16,28 @@ export type WorkerJob = {
 export type WorkerMessage =
   | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number; readonly message: string }
   | { readonly type: 'done'; readonly id: number; readonly built: BuiltBundle }
-  | { readonly type: 'error'; readonly id: number; readonly message: string };
+  | { readonly type: 'error'; readonly id: number; readonly error: WorkerError };
+
+/** An error as it crosses the thread boundary: what the parent needs to rethrow it with the same code. */
+export type WorkerError = {
+  readonly name: string;
+  readonly message: string;
+  readonly code?: ErrorCode;
+  readonly status?: number;
+  readonly detail?: Readonly<Record<string, unknown>>;
+};
+
+const toWorkerError = (error: unknown): WorkerError => {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  if (!(error instanceof AppError)) return { name: error.name, message: error.message };
+  return {
+    name: error.name,
+    message: error.message,
+    code: error.code,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
+  };
+};
 
 /** Runs one build on its own SQLite connection to the same data dir, reporting progress to the parent. */
 const run = async (job: WorkerJob, port: NonNullable<typeof parentPort>): Promise<void> => {
@@ -29,11 +51,7 @@ const run = async (job: WorkerJob, port: NonNullable<typeof parentPort>): Promis
     });
     port.postMessage({ type: 'done', id: job.id, built } satisfies WorkerMessage);
   } catch (error) {
-    port.postMessage({
-      type: 'error',
-      id: job.id,
-      message: error instanceof Error ? error.message : String(error),
-    } satisfies WorkerMessage);
+    port.postMessage({ type: 'error', id: job.id, error: toWorkerError(error) } satisfies WorkerMessage);
   } finally {
     app.close();
   }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { App } from '../app.ts';
 import { defaultApp } from '../default-app.ts';
-import { AppError, SFCECBuildError } from '../errors.ts';
+import { AppError, SFCECBuildError, wrapOptions } from '../errors.ts';
 import { writeBundleInWorker } from './async-build.ts';
 import { type BuildParams, type BuiltBundle, writeBundle } from './build.ts';
 import { defaultBundleDir } from './bundle-path.ts';
@@ -169,8 +169,8 @@ export class SFCECClient {
     try {
       built = await write(app, params);
     } catch (error) {
-      if (error instanceof AppError) throw error instanceof SFCECBuildError ? error : new SFCECBuildError(error.message, { cause: error });
-      throw new SFCECBuildError((error as Error).message, { cause: error });
+      if (error instanceof SFCECBuildError) throw error;
+      throw new SFCECBuildError((error as Error).message, wrapOptions(error));
     }
     app.log.info({ bundleId: built.bundle_id, records: Object.values(built.record_counts).reduce((a, b) => a + b, 0) }, 'bundle built');
     return toBundleResult(registerBundle(app, built, { projectId, orgId: params.orgId, range }));

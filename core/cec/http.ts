@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply } from 'fastify';
+import { envSetting } from '../config/env-settings.ts';
 import { AppError, httpStatusFor } from '../errors.ts';
 import type { ProtocolRoutes } from '../http/protocol-routes.ts';
 import { type Actor, tierAtLeast } from '../ops/define.ts';
@@ -11,10 +12,7 @@ import { SFCECClient } from './client.ts';
 import { getEntry } from './registry.ts';
 
 /** Largest bundle accepted by the verify upload (SVC_CEC_MAX_UPLOAD_BYTES overrides; default 2 GiB). */
-export const maxUploadBytes = (env: NodeJS.ProcessEnv): number => {
-  const configured = Number(env.SVC_CEC_MAX_UPLOAD_BYTES);
-  return Number.isSafeInteger(configured) && configured > 0 ? configured : 2 * 1024 * 1024 * 1024;
-};
+export const maxUploadBytes = (env: NodeJS.ProcessEnv): number => envSetting(env, 'cecMaxUploadBytes');
 
 const refuse = (reply: FastifyReply, error: AppError): FastifyReply => {
   const status = error.status ?? httpStatusFor(error.code);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { App } from '../app.ts';
-import { AppError, SFCECBuildError } from '../errors.ts';
+import { AppError, SFCECBuildError, wrapOptions } from '../errors.ts';
 import { type Actor, defineOp } from '../ops/define.ts';
 import { restrictedPath, restrictedOutputDir } from './bundle-path.ts';
 import { SFCECClient, type VerifyBundleOptions } from './client.ts';
@@ -79,7 +79,7 @@ export const cecOps = {
         const build = ctx.app.dataDir === null ? client.buildBundle.bind(client) : client.buildBundleAsync.bind(client);
         return bundleReply(await build(input.project_id, range, input.frameworks, options));
       } catch (error) {
-        if (error instanceof SFCECBuildError) throw new SFCECBuildError(`CEC build failed: ${error.message}`, { cause: error });
+        if (error instanceof SFCECBuildError) throw new SFCECBuildError(`CEC build failed: ${error.message}`, wrapOptions(error));
         throw error;
       }
     },

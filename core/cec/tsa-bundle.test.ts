@@ -9,7 +9,7 @@ import { sha256 } from './manifest.ts';
 import { seedDays, tempApp } from './test-support.ts';
 import { createTimestamp } from './timestamp/index.ts';
 import { createStub } from './timestamp/stub.ts';
-import { startTestTsa, type TestTsa } from './timestamp/test-tsa.ts';
+import { opensslMissing, startTestTsa, type TestTsa } from './timestamp/test-tsa.ts';
 import { noTrustAnchor } from './timestamp/tsp-verify.ts';
 import { readAllEntries, writeEntries } from './zip-fixtures.ts';
 
@@ -19,20 +19,6 @@ let otherTsa: TestTsa;
 let fixture: ReturnType<typeof tempApp>;
 let client: SFCECClient;
 let zip = '';
-
-beforeAll(async () => {
-  tsa = await startTestTsa();
-  otherTsa = await startTestTsa();
-  fixture = tempApp({ SVC_TSA_URL: tsa.url });
-  client = new SFCECClient({ app: fixture.app });
-  seedDays(fixture.app, 'tsa', ['2026-07-01', '2026-07-02']);
-  zip = (await client.buildBundle('tsa', ['2026-07-01', '2026-07-02'])).zip_path;
-});
-afterAll(async () => {
-  fixture.cleanup();
-  await tsa.close();
-  await otherTsa.close();
-});
 
 const trusted = () => ({ tsaCaPem: [tsa.caPem] });
 
@@ -55,7 +41,21 @@ const tokenFrom = async (url: string, digest: Buffer): Promise<Buffer> => {
   }
 };
 
-describe('bundles with a real RFC 3161 timestamp (openssl ts as the TSA)', () => {
+describe.skipIf(opensslMissing !== null)('bundles with a real RFC 3161 timestamp (openssl ts as the TSA)', () => {
+  beforeAll(async () => {
+    tsa = await startTestTsa();
+    otherTsa = await startTestTsa();
+    fixture = tempApp({ SVC_TSA_URL: tsa.url });
+    client = new SFCECClient({ app: fixture.app });
+    seedDays(fixture.app, 'tsa', ['2026-07-01', '2026-07-02']);
+    zip = (await client.buildBundle('tsa', ['2026-07-01', '2026-07-02'])).zip_path;
+  });
+  afterAll(async () => {
+    fixture.cleanup();
+    await tsa.close();
+    await otherTsa.close();
+  });
+
   it('verifies the token over the manifest digest, in-app and with openssl ts -verify', async () => {
     const result = await client.verifyBundle(zip, trusted());
     expect(result).toMatchObject({ overall_valid: true, timestamp_valid: true, timestamp_kind: 'rfc3161', errors: [] });

@@ -68,7 +68,7 @@ export class EntryReader {
       try {
         for await (const chunk of inflater as AsyncIterable<Buffer>) yield this.#account(chunk);
       } catch (error) {
-        throw error instanceof ArchiveError ? error : new ArchiveError(`entry ${name}: ${(error as Error).message}`);
+        throw error instanceof ArchiveError ? error : new ArchiveError(`entry ${name}: ${(error as Error).message}`, { cause: error });
       } finally {
         inflater.destroy();
         await feeding;

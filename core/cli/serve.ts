@@ -1,5 +1,6 @@
 import { createApp } from '../app.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
+import { envSetting } from '../config/env-settings.ts';
 import { createLoginToken } from '../http/web-login.ts';
 import { startListener } from '../http/listen.ts';
 import { createLogger } from '../log.ts';
@@ -24,8 +25,8 @@ export const serveCommand: CliCommand = {
       process.stderr.write(`Invalid --port ${values.port}\n`);
       return 2;
     }
-    const host = values.host ?? process.env.SVC_HTTP_HOST ?? '127.0.0.1';
-    const extraHosts = (process.env.SVC_ALLOWED_HOSTS ?? '')
+    const host = values.host ?? envSetting(process.env, 'httpHost');
+    const extraHosts = envSetting(process.env, 'allowedHosts')
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean);

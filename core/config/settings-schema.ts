@@ -39,7 +39,11 @@ const settingFields = {
   httpEnabled: z.boolean().meta({ title: 'Local HTTP API enabled', description: 'Desktop app only: serve the API on loopback' }),
   httpPort: z.number().int().min(0).max(65535).meta({ title: 'HTTP port' }),
   bundleOutputDir: z.string().meta({ title: 'Bundle output directory', description: 'Default: <data dir>/bundles' }),
-  tsaUrl: z.string().url().or(z.literal('')).meta({ title: 'RFC 3161 timestamp authority URL' }),
+  tsaUrl: z
+    .string()
+    .url()
+    .or(z.literal(''))
+    .meta({ title: 'RFC 3161 timestamp authority URL', description: 'Without one, bundles carry a timestamp stub marked as such' }),
   tsaCaFile: z.string().meta({
     title: 'Trusted TSA root certificates (PEM file)',
     description: 'Bundle verification: RFC 3161 tokens must chain to one of these roots',
@@ -150,4 +154,71 @@ export const secretsEnv: Readonly<Record<SecretName, string>> = {
   sessionKey: 'SVC_SESSION_KEY',
   samlSpSigningKey: 'SVC_SAML_SP_SIGNING_KEY',
   samlSpDecryptionKey: 'SVC_SAML_SP_DECRYPTION_KEY',
+};
+
+/**
+ * Settings read from the environment only, at start-up: needed before the database opens (data dir, SQLite
+ * build, log level) or chosen by whoever deploys (bind address, fonts, limits). Read them with `envSetting`
+ * (core/config/env-settings.ts), never from process.env directly. Unset or empty means the default.
+ */
+export const envOnlySettings = {
+  dataDir: {
+    env: 'SVC_DATA_DIR',
+    schema: z.string(),
+    default: '',
+    doc: "data directory (default: Electron's userData in the app; the platform's user data dir, e.g. `~/.local/share/svc-workbench`, for `svc serve`)",
+  },
+  httpHost: {
+    env: 'SVC_HTTP_HOST',
+    schema: z.string().min(1),
+    default: '127.0.0.1',
+    doc: 'bind address for `svc serve` (`--host` overrides)',
+  },
+  allowedHosts: {
+    env: 'SVC_ALLOWED_HOSTS',
+    schema: z.string(),
+    default: '',
+    doc: 'extra `host:port` names accepted in the Host header, comma-separated (team server behind a proxy)',
+  },
+  logLevel: {
+    env: 'SVC_LOG_LEVEL',
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    default: 'info',
+    doc: 'pino level; logs never contain secrets, Authorization headers, query strings or scanned text',
+  },
+  sqliteNativeBinding: {
+    env: 'SVC_SQLITE_NATIVE_BINDING',
+    schema: z.string(),
+    default: '',
+    doc: 'path of a better-sqlite3 build for another ABI (`npm start` sets it to the Electron build; empty: the one in node_modules)',
+  },
+  dpaFontDir: {
+    env: 'SVC_DPA_FONT_DIR',
+    schema: z.string(),
+    default: '',
+    doc: 'folder with `DejaVuSans.ttf` and `DejaVuSans-Bold.ttf` for PDF exports instead of the DejaVu fonts shipped with the app',
+  },
+  piiRecognizersFile: {
+    env: 'SVC_PII_RECOGNIZERS_FILE',
+    schema: z.string(),
+    default: '',
+    doc: "custom recognizers (JSON, Presidio's ad-hoc recognizer shape; default `<data dir>/recognizers.json` when present)",
+  },
+  cecMaxUploadBytes: {
+    env: 'SVC_CEC_MAX_UPLOAD_BYTES',
+    schema: z.coerce.number().int().positive(),
+    default: 2 * 1024 * 1024 * 1024,
+    doc: 'largest bundle `POST /v1/risk/cec/verify` accepts, in bytes',
+  },
+} as const satisfies Record<string, { env: string; schema: z.ZodType; default: unknown; doc: string }>;
+export type EnvOnlySetting = keyof typeof envOnlySettings;
+
+/** What each secret's environment variable does (README configuration table). */
+export const secretDocs: Readonly<Record<SecretName, string>> = {
+  signingKey: 'HMAC-SHA256 key for bundle manifests (spec 5); a warning is logged when unset',
+  chatApiKey: 'default chat API key (spec 5)',
+  oidcClientSecret: 'OIDC client secret (never logged)',
+  sessionKey: 'HS256 key for session JWTs (default: generated per install and kept with the secrets)',
+  samlSpSigningKey: 'PEM private key that signs SAML AuthnRequests when the SP signs them',
+  samlSpDecryptionKey: 'PEM private key that decrypts encrypted SAML assertions (its certificate: `SVC_SAML_SP_ENCRYPTION_CERT`)',
 };

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { HttpBinding, Operation } from '../ops/define.ts';
-import { operations } from '../ops/table.ts';
+import type { AnyOperation } from '../ops/define.ts';
+import { operationEntries } from '../ops/table.ts';
 import { version } from '../version.ts';
 
 const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
-const inputSchema = (op: Operation<z.ZodType, unknown>): unknown => {
+const inputSchema = (op: AnyOperation): unknown => {
   try {
     return z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' });
   } catch {
@@ -19,8 +19,7 @@ const inputSchema = (op: Operation<z.ZodType, unknown>): unknown => {
  */
 export const openApiDocument = (): Record<string, unknown> => {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [name, raw] of Object.entries(operations)) {
-    const op = raw as unknown as Operation<z.ZodType, unknown> & { http?: HttpBinding };
+  for (const [name, op] of operationEntries()) {
     const schema = inputSchema(op);
     const security = op.tier === 'public' ? [] : [{ bearer: [] }, { session: [] }];
     paths[`/api/ops/${name}`] = {

@@ -3,7 +3,7 @@ import type { App } from '../app.ts';
 import { AppError, httpStatusFor } from '../errors.ts';
 import type { Actor, HttpBinding } from '../ops/define.ts';
 import { dispatch, invoke, toAppError } from '../ops/dispatch.ts';
-import { operations } from '../ops/table.ts';
+import { operationEntries } from '../ops/table.ts';
 
 type ActorOf = (request: FastifyRequest) => Actor;
 
@@ -44,8 +44,8 @@ export const registerOpRoutes = (fastify: FastifyInstance, app: App, actorOf: Ac
     return reply.code(status).send(result);
   });
 
-  for (const [name, op] of Object.entries(operations)) {
-    const binding = (op as { http?: HttpBinding }).http;
+  for (const [name, op] of operationEntries()) {
+    const binding = op.http;
     if (binding === undefined) continue;
     fastify.route({
       method: binding.method,

@@ -9,7 +9,6 @@ import { dpaRoutes } from '../cec/dpa/http.ts';
 import { oidcRoutes } from '../identity/oidc/http.ts';
 import { samlRoutes } from '../identity/saml/http.ts';
 import { scimRoutes } from '../identity/scim/http.ts';
-import { piiRoutes } from '../pii/http.ts';
 import { anonymous, authenticate } from './auth.ts';
 import { registerEventRoutes } from './events.ts';
 import { registerJsonParser } from './json-body.ts';
@@ -24,7 +23,7 @@ import { registerWebLogin, webSessionStarter } from './web-login.ts';
 export const bodyLimitBytes = 1024 * 1024;
 
 /** Every protocol plugin, in registration order. */
-const protocolRoutes: readonly ProtocolRoutes[] = [piiRoutes, auditRoutes, cecRoutes, dpaRoutes, scimRoutes, samlRoutes, oidcRoutes];
+const protocolRoutes: readonly ProtocolRoutes[] = [auditRoutes, cecRoutes, dpaRoutes, scimRoutes, samlRoutes, oidcRoutes];
 
 export type ServerOptions = {
   readonly app: App;

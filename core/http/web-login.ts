@@ -5,6 +5,7 @@ import { type App, service } from '../app.ts';
 import { issueSessionJwt, type SessionClaims, webSessionSeconds } from '../identity/api-keys/jwt.ts';
 import { validateApiKey } from '../identity/api-keys/service.ts';
 import type { Actor } from '../ops/define.ts';
+import type { SessionInfo } from '../contracts/session.ts';
 import { clearedSessionCookie, sessionCookie } from './cookies.ts';
 
 const loginTokenTtlMs = 10 * 60 * 1000;
@@ -102,7 +103,7 @@ export const registerWebLogin = (
   fastify.get('/auth/session', async (request) => {
     const actor = actorOf(request);
     const settings = app.settings.get();
-    return {
+    const session: SessionInfo = {
       authenticated: actor.kind !== 'anonymous',
       subject: actor.subject ?? actor.id,
       tier: actor.tier,
@@ -112,5 +113,6 @@ export const registerWebLogin = (
         oidc: settings.oidcProviderUrl !== '' && settings.oidcClientId !== '',
       },
     };
+    return session;
   });
 };

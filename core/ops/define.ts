@@ -55,8 +55,30 @@ export type Operation<I extends z.ZodType, O> = {
   readonly tier: Tier;
   /** A scope that also grants the call regardless of tier (e.g. 'scim'). */
   readonly scope?: string;
-  readonly handler: (input: z.output<I>, ctx: OpContext) => Promise<O>;
+  // A method, not a function property: an op that takes its own input is then usable where any op is expected
+  // (dispatch, routes, OpenAPI), since dispatch validates the input with `input` before calling it.
+  handler(input: z.output<I>, ctx: OpContext): Promise<O>;
   readonly http?: HttpBinding;
 };
 
+/** Any operation, as dispatch, the routes and the OpenAPI document see it. */
+export type AnyOperation = Operation<z.ZodType, unknown>;
+export type OpSlice = Readonly<Record<string, AnyOperation>>;
+
 export const defineOp = <I extends z.ZodType, O>(op: Operation<I, O>): Operation<I, O> => op;
+
+type Merged<S extends readonly OpSlice[]> = S extends readonly [infer Head extends OpSlice, ...infer Tail extends readonly OpSlice[]]
+  ? Head & Merged<Tail>
+  : unknown;
+
+/** The domains' slices as one table; a name defined twice is an error at start-up, not a silent override. */
+export const combine = <const S extends readonly OpSlice[]>(...slices: S): { readonly [K in keyof Merged<S>]: Merged<S>[K] } => {
+  const table: Record<string, AnyOperation> = {};
+  for (const slice of slices) {
+    for (const [name, op] of Object.entries(slice)) {
+      if (Object.hasOwn(table, name)) throw new TypeError(`Operation ${name} is defined twice`);
+      table[name] = op;
+    }
+  }
+  return table as { readonly [K in keyof Merged<S>]: Merged<S>[K] };
+};

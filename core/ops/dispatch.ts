@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { App } from '../app.ts';
 import { AppError } from '../errors.ts';
-import type { Actor, OpContext, OpResult, Operation } from './define.ts';
+import type { Actor, AnyOperation, OpContext, OpResult } from './define.ts';
 import { tierAtLeast } from './define.ts';
-import { isOpName, operations } from './table.ts';
+import { isOpName, type OpInput, type OpName, type OpOutput, operations } from './table.ts';
 
 export type CallContext = {
   readonly app: App;
@@ -13,8 +13,6 @@ export type CallContext = {
   readonly requestId?: string;
   readonly signal?: AbortSignal;
 };
-
-type AnyOperation = Operation<z.ZodType, unknown>;
 
 /** A short, safe summary of why input failed its schema: paths and messages, never the values. */
 export const describeZodError = (error: z.ZodError): string =>
@@ -25,7 +23,7 @@ export const describeZodError = (error: z.ZodError): string =>
 
 export const lookupOp = (name: unknown): AnyOperation => {
   if (!isOpName(name)) throw new AppError('NOT_FOUND', `Unknown operation: ${String(name).slice(0, 100)}`);
-  return operations[name] as unknown as AnyOperation;
+  return operations[name];
 };
 
 export const authorize = (op: AnyOperation, actor: Actor): void => {
@@ -77,6 +75,13 @@ export const invoke = async (name: unknown, input: unknown, call: CallContext): 
     throw appError;
   }
 };
+
+/**
+ * `invoke` for in-process callers (the SDK, the CLI): the name, input and result typed from the ops table. The
+ * input is still validated: the types help callers, the schema guards the core.
+ */
+export const invokeOp = <N extends OpName>(name: N, input: OpInput<N>, call: CallContext): Promise<OpOutput<N>> =>
+  invoke(name, input, call) as Promise<OpOutput<N>>;
 
 /** The one entry point every transport calls; results travel as values, never as thrown errors. */
 export const dispatch = async (name: unknown, input: unknown, call: CallContext): Promise<OpResult<unknown>> => {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { type AnyOperation, combine } from './define.ts';
 import { auditOps } from '../audit/ops.ts';
 import { cecOps } from '../cec/ops.ts';
 import { clauseOps } from '../cec/clauses/ops.ts';
@@ -18,21 +19,21 @@ import { svcOps } from './svc-ops.ts';
  * `/api/ops/<name>` routes, the public REST paths, the renderer's Transport types and the OpenAPI document are
  * all derived from it. Each domain owns its slice; names are `<domain>.<verb>`.
  */
-export const operations = {
-  ...svcOps,
-  ...chatOps,
-  ...apiKeyOps,
-  ...piiOps,
-  ...auditOps,
-  ...cecOps,
-  ...clauseOps,
-  ...dpaOps,
-  ...scimOps,
-  ...ssoOps,
-  ...samlOps,
-  ...oidcOps,
-  ...desktopLoginOps,
-} as const;
+export const operations = combine(
+  svcOps,
+  chatOps,
+  apiKeyOps,
+  piiOps,
+  auditOps,
+  cecOps,
+  clauseOps,
+  dpaOps,
+  scimOps,
+  ssoOps,
+  samlOps,
+  oidcOps,
+  desktopLoginOps,
+);
 
 export type Operations = typeof operations;
 export type OpName = keyof Operations;
@@ -40,3 +41,7 @@ export type OpInput<N extends OpName> = z.input<Operations[N]['input']>;
 export type OpOutput<N extends OpName> = Awaited<ReturnType<Operations[N]['handler']>>;
 
 export const isOpName = (name: unknown): name is OpName => typeof name === 'string' && Object.hasOwn(operations, name);
+
+/** Every operation with its name, for the adapters that serve them all (routes, OpenAPI). */
+export const operationEntries = (): readonly (readonly [OpName, AnyOperation])[] =>
+  (Object.keys(operations) as OpName[]).map((name) => [name, operations[name]] as const);

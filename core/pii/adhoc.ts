@@ -118,7 +118,7 @@ export const loadCustomRecognizers = (file: string, defaultLanguage: string): Re
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new AppError('VALIDATION', `cannot read custom recognizers file ${file}: ${(error as Error).message}`);
+    throw new AppError('VALIDATION', `cannot read custom recognizers file ${file}: ${(error as Error).message}`, { cause: error });
   }
   const list = Array.isArray(json) ? json : (json as { recognizers?: unknown })?.recognizers;
   if (!Array.isArray(list)) throw new AppError('VALIDATION', `${file}: expected an array of recognizers`);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type App, service } from '../app.ts';
+import { envSetting } from '../config/env-settings.ts';
 import { createPiiEngine } from './engine.ts';
 import { nerRecognizer } from './ner/recognizer.ts';
 import type { PiiEngine } from './types.ts';
@@ -10,8 +11,8 @@ export const piiEngineKey = 'pii.engine';
 
 /** `SVC_PII_RECOGNIZERS_FILE`, else `<dataDir>/recognizers.json` when that file exists. */
 export const customRecognizersFileOf = (app: App): string | undefined => {
-  const fromEnv = app.env.SVC_PII_RECOGNIZERS_FILE;
-  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  const fromEnv = envSetting(app.env, 'piiRecognizersFile');
+  if (fromEnv !== '') return fromEnv;
   if (app.dataDir === null) return undefined;
   const inDataDir = join(app.dataDir, 'recognizers.json');
   return existsSync(inDataDir) ? inDataDir : undefined;

@@ -49,7 +49,7 @@ export const assertSafeRegex = (source: string, flags: string): RegExp => {
   try {
     compiled = new RegExp(source, flags);
   } catch (error) {
-    throw new AppError('VALIDATION', `invalid regex: ${(error as Error).message}`);
+    throw new AppError('VALIDATION', `invalid regex: ${(error as Error).message}`, { cause: error });
   }
   const stack: GroupInfo[] = [{ quantified: false, unbounded: false, alternation: false }];
   const top = (): GroupInfo => stack[stack.length - 1] as GroupInfo;

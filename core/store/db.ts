@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { allMigrations } from './migrations.ts';
 
 export type Db = Database.Database;
 
-/** One schema change. Ids are `<domain>/<NNN>-<name>`; applied once, in table order, inside a transaction. */
+/** One schema change. Ids are `<domain>/<NNN>-<name>`; applied once, in core/migrations.ts order, inside a transaction. */
 export type Migration = {
   readonly id: string;
   readonly up: (db: Db) => void;
@@ -16,11 +15,10 @@ export type Migration = {
  * WAL keeps readers off the writer's back; `synchronous = FULL` makes an acknowledged write survive a kill -9
  * or power loss (NORMAL may lose the last transactions on power loss in WAL mode).
  */
-export const openDatabase = (file: string, migrations: readonly Migration[] = allMigrations): Db => {
+export const openDatabase = (file: string, migrations: readonly Migration[], nativeBinding = ''): Db => {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   // The desktop app points this at a better-sqlite3 build for Electron's ABI (scripts/start-electron.mjs), while
   // tests and `svc serve` use the Node build in node_modules.
-  const nativeBinding = process.env.SVC_SQLITE_NATIVE_BINDING;
   const db = new Database(file, nativeBinding ? { nativeBinding } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');

@@ -2,9 +2,7 @@ import type { App } from '../../core/app.ts';
 import { dispatch } from '../../core/ops/dispatch.ts';
 import type { Actor, OpResult } from '../../core/ops/define.ts';
 
-/** The one IPC channel every op goes through. */
-export const opsChannel = 'ops:call';
-export const eventsChannel = 'ops:event';
+import { opsChannel } from '../../core/contracts/ipc.ts';
 
 /** The subset of Electron's IpcMain/IpcMainInvokeEvent we rely on, so the adapter is testable without Electron. */
 export type InvokeEvent = { readonly senderFrame: { readonly url: string } | null };

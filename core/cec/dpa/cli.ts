@@ -15,8 +15,8 @@ const readJson = async (path: string): Promise<unknown> => {
   const text = path === '-' ? await readStdin() : (await readFile(path)).toString('utf8');
   try {
     return JSON.parse(text) as unknown;
-  } catch {
-    throw new AppError('VALIDATION', `${path === '-' ? 'stdin' : path} is not valid JSON`);
+  } catch (error) {
+    throw new AppError('VALIDATION', `${path === '-' ? 'stdin' : path} is not valid JSON`, { cause: error });
   }
 };
 

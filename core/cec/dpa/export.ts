@@ -1,4 +1,5 @@
 import type { App } from '../../app.ts';
+import { envSetting } from '../../config/env-settings.ts';
 import { AppError, missingCase, SFCECExportError } from '../../errors.ts';
 import { findPdfFonts } from './fonts.ts';
 import { renderDpaDocx } from './render-docx.ts';
@@ -27,7 +28,7 @@ const render = async (app: App, document: DPADocument, format: ExportFormat): Pr
     case 'html':
       return Buffer.from(renderDpaHtml(document.content, title), 'utf8');
     case 'pdf':
-      return renderDpaPdf(document.content, findPdfFonts(app.env), {
+      return renderDpaPdf(document.content, findPdfFonts(envSetting(app.env, 'dpaFontDir')), {
         title,
         footer,
         createdAt: new Date(document.generated_at),

@@ -1,27 +1,28 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 /**
- * The Unicode TrueType fonts embedded in PDF exports. DejaVu covers Latin, Greek, Cyrillic, Hebrew, Arabic and
- * many symbols; it ships with most Linux systems (Debian: fonts-dejavu-core). SVC_DPA_FONT_DIR points at a
- * folder holding DejaVuSans.ttf and DejaVuSans-Bold.ttf on systems without them.
+ * The Unicode TrueType fonts embedded in PDF exports: DejaVu Sans (Latin, Greek, Cyrillic, Hebrew, Arabic and
+ * many symbols), shipped with the app as the `dejavu-fonts-ttf` npm package (Bitstream Vera / public-domain
+ * licence), so exports look the same on every machine. `SVC_DPA_FONT_DIR` points at a folder holding
+ * DejaVuSans.ttf and DejaVuSans-Bold.ttf to use instead. CJK is not covered (see docs/decisions.md).
  */
 export type PdfFonts = { readonly regular: string; readonly bold: string } | null;
 
-const fontDirs = (env: NodeJS.ProcessEnv): string[] => [
-  ...(env.SVC_DPA_FONT_DIR === undefined ? [] : [env.SVC_DPA_FONT_DIR]),
-  '/usr/share/fonts/truetype/dejavu',
-  '/usr/share/fonts/dejavu',
-  '/usr/share/fonts/TTF',
-  '/usr/local/share/fonts',
-  '/Library/Fonts',
-  '/opt/homebrew/share/fonts',
-  ...(env.WINDIR === undefined ? [] : [join(env.WINDIR, 'Fonts')]),
-];
+const require = createRequire(import.meta.url);
+const bundledDir = (): string | null => {
+  try {
+    return join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+  } catch {
+    return null;
+  }
+};
 
-/** The first folder holding both DejaVu faces, or null: the PDF then falls back to a Latin-1 base font. */
-export const findPdfFonts = (env: NodeJS.ProcessEnv): PdfFonts => {
-  for (const dir of fontDirs(env)) {
+/** The override folder, else the bundled fonts; null only when neither has both faces (Latin-1 base font). */
+export const findPdfFonts = (fontDir: string | undefined): PdfFonts => {
+  for (const dir of [fontDir, bundledDir()]) {
+    if (dir === undefined || dir === null || dir === '') continue;
     const regular = join(dir, 'DejaVuSans.ttf');
     const bold = join(dir, 'DejaVuSans-Bold.ttf');
     if (existsSync(regular) && existsSync(bold)) return { regular, bold };

@@ -17,8 +17,11 @@ const headingSizes = { 1: 18, 2: 13, 3: 11, 4: 10.5 } as const;
 // pdfkit keeps the fontkit font of the current face on a private field; it is the only way to ask for coverage.
 const coverageOf = (doc: Doc, name: string): GlyphCoverage => {
   doc.font(name);
-  const font = (doc as unknown as { _font?: { font?: { hasGlyphForCodePoint?: (cp: number) => boolean } } })._font?.font;
-  return typeof font?.hasGlyphForCodePoint === 'function' ? (cp) => font.hasGlyphForCodePoint?.(cp) === true : winAnsiCoverage;
+  const face: unknown = Reflect.get(doc, '_font');
+  const font: unknown = typeof face === 'object' && face !== null ? Reflect.get(face, 'font') : undefined;
+  if (typeof font !== 'object' || font === null) return winAnsiCoverage;
+  const hasGlyph: unknown = Reflect.get(font, 'hasGlyphForCodePoint');
+  return typeof hasGlyph === 'function' ? (cp) => hasGlyph.call(font, cp) === true : winAnsiCoverage;
 };
 
 const loadFaces = (doc: Doc, fonts: PdfFonts): Faces => {

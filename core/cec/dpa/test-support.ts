@@ -1,12 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { extractText } from 'unpdf';
 import yauzl from 'yauzl';
 import type { DpaRequestInput } from './input.ts';
-
-const run = promisify(execFile);
 
 /** A complete, valid request in wire shape. */
 export const sampleRequest = (): DpaRequestInput => ({
@@ -70,17 +64,10 @@ export const dpaChecklist: readonly (readonly [element: string, expected: string
   ['Annex III', 'Annex III: Sub-processors'],
 ];
 
-/** Text of a PDF through poppler's pdftotext, whitespace collapsed. */
+/** Text of a PDF through Mozilla's pdf.js (unpdf), an independent reader; pages joined, whitespace collapsed. */
 export const pdfToText = async (pdf: Buffer): Promise<string> => {
-  const dir = await mkdtemp(join(tmpdir(), 'dpa-pdf-'));
-  try {
-    const file = join(dir, 'in.pdf');
-    await writeFile(file, pdf);
-    const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', file, '-'], { maxBuffer: 64 * 1024 * 1024 });
-    return collapse(stdout);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const { text } = await extractText(new Uint8Array(pdf), { mergePages: true });
+  return collapse(text);
 };
 
 /** One entry of a ZIP, read with yauzl (which refuses malformed archives). */

@@ -1,8 +1,7 @@
-import { webcrypto } from 'node:crypto';
 import * as pkijs from 'pkijs';
 
-/** pkijs over Node's WebCrypto, passed explicitly to each call instead of set as a process-wide default. */
-export const cryptoEngine = new pkijs.CryptoEngine({ name: 'node-webcrypto', crypto: webcrypto as unknown as Crypto });
+/** pkijs over Node's WebCrypto (globalThis.crypto), passed explicitly to each call instead of set as a process-wide default. */
+export const cryptoEngine = new pkijs.CryptoEngine({ name: 'node-webcrypto', crypto: globalThis.crypto });
 
 export const sha256Oid = '2.16.840.1.101.3.4.2.1';
 export const timeStampingEkuOid = '1.3.6.1.5.5.7.3.8';

@@ -47,7 +47,8 @@ export const createTimestamp = async (app: App, digest: Buffer, limits: TsaLimit
   } catch (error) {
     const reason = (error as Error).message;
     app.log.warn({ tsa: describeTsa(url), reason }, 'RFC 3161 timestamp failed');
-    throw new SFCECBuildError(`Timestamp authority ${describeTsa(url)} failed: ${reason}`, { cause: error });
+    // UNAVAILABLE (503): the upstream the user asked for is down or broken, not our fault (docs/api.md).
+    throw new SFCECBuildError(`Timestamp authority ${describeTsa(url)} failed: ${reason}`, { cause: error, code: 'UNAVAILABLE' });
   }
 };
 

@@ -34,7 +34,7 @@ export const parseTimestampResponse = (der: Buffer): ParsedToken => {
     // pkijs parses with its own asn1js; fromBER throws on malformed DER or a schema mismatch.
     response = pkijs.TimeStampResp.fromBER(toArrayBuffer(der));
   } catch (error) {
-    throw new Error(`not an RFC 3161 TimeStampResp (${(error as Error).message})`);
+    throw new Error(`not an RFC 3161 TimeStampResp (${(error as Error).message})`, { cause: error });
   }
   const status = response.status.status;
   if (status !== 0 && status !== 1) {

@@ -68,9 +68,14 @@ const checkSignedInfo = (signature: Element, ownerId: string, what: string, algo
   }
 };
 
+/** xmldom's Element is the DOM Node xml-crypto walks; its types are declared apart from lib.dom's. */
+const isDomNode = (node: unknown): node is Node =>
+  typeof node === 'object' && node !== null && typeof Reflect.get(node, 'nodeType') === 'number';
+
 const verifyWith = (fullXml: string, signature: Element, key: string): string[] | undefined => {
   const signed = new SignedXml({ publicCert: key, getCertFromKeyInfo: () => null });
-  signed.loadSignature(signature as unknown as Node);
+  if (!isDomNode(signature)) throw samlError('signature', 'the signature element is not a DOM node');
+  signed.loadSignature(signature);
   try {
     return signed.checkSignature(fullXml) ? signed.getSignedReferences() : undefined;
   } catch {

@@ -1,12 +1,8 @@
 import { create } from 'zustand';
 import { transport } from '../transport/index.ts';
+import type { SessionInfo, Transport } from '../transport/transport.ts';
 
-export type SessionInfo = {
-  readonly authenticated: boolean;
-  readonly subject: string;
-  readonly tier: string;
-  readonly sso: { readonly required: string; readonly saml: boolean; readonly oidc: boolean };
-};
+export type { SessionInfo };
 
 type SessionState = {
   readonly status: 'loading' | 'ready';
@@ -20,43 +16,31 @@ type SessionState = {
 /** True in the Electron app (IPC transport), false in a browser. */
 export const isDesktop = transport.kind === 'ipc';
 
-const desktopSession: SessionInfo = {
-  authenticated: true,
-  subject: 'desktop user',
-  tier: 'admin',
-  sso: { required: 'off', saml: false, oidc: false },
-};
+/** Who is signed in, through the given Transport (in Electron the local user always is; in a browser the cookie decides). */
+export const createSessionStore = (via: Transport) =>
+  create<SessionState>((set, get) => ({
+    status: 'loading',
+    session: null,
+    error: null,
+    load: async () => {
+      try {
+        set({ status: 'ready', session: await via.session.current(), error: null });
+      } catch {
+        set({ status: 'ready', session: null, error: 'Cannot reach the workbench server' });
+      }
+    },
+    loginWithKey: async (apiKey) => {
+      if (!(await via.session.loginWithKey(apiKey))) {
+        set({ error: 'That API key is not valid (unknown, revoked or expired).' });
+        return;
+      }
+      set({ error: null });
+      await get().load();
+    },
+    logout: async () => {
+      await via.session.logout();
+      await get().load();
+    },
+  }));
 
-/** Who is signed in. In Electron the local user always is; in a browser the session cookie decides. */
-export const useSession = create<SessionState>((set, get) => ({
-  status: 'loading',
-  session: null,
-  error: null,
-  load: async () => {
-    if (transport.kind === 'ipc') return set({ status: 'ready', session: desktopSession });
-    try {
-      const response = await fetch('/auth/session', { credentials: 'same-origin' });
-      set({ status: 'ready', session: (await response.json()) as SessionInfo, error: null });
-    } catch {
-      set({ status: 'ready', session: null, error: 'Cannot reach the workbench server' });
-    }
-  },
-  loginWithKey: async (apiKey) => {
-    const response = await fetch('/auth/login', {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ api_key: apiKey }),
-    });
-    if (!response.ok) {
-      set({ error: 'That API key is not valid (unknown, revoked or expired).' });
-      return;
-    }
-    set({ error: null });
-    await get().load();
-  },
-  logout: async () => {
-    await fetch('/auth/logout', { method: 'POST', credentials: 'same-origin' });
-    await get().load();
-  },
-}));
+export const useSession = createSessionStore(transport);

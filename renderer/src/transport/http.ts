@@ -1,6 +1,27 @@
-import type { OpResult, Transport } from './transport.ts';
+import { sessionInfoSchema } from '../../../core/contracts/session.ts';
+import type { OpResult, SessionApi, Transport } from './transport.ts';
 
 const networkFailure = (message: string): OpResult<never> => ({ ok: false, error: { code: 'UNAVAILABLE', message } });
+
+/** The cookie session of `core/http/web-login.ts`, its reply checked against the shared schema. */
+const httpSession = (base: string): SessionApi => ({
+  current: async () => {
+    const response = await fetch(`${base}/auth/session`, { credentials: 'same-origin' });
+    return sessionInfoSchema.parse(await response.json());
+  },
+  loginWithKey: async (apiKey) => {
+    const response = await fetch(`${base}/auth/login`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ api_key: apiKey }),
+    });
+    return response.ok;
+  },
+  logout: async () => {
+    await fetch(`${base}/auth/logout`, { method: 'POST', credentials: 'same-origin' });
+  },
+});
 
 /**
  * Browser: `POST /api/ops/<name>` on the origin that served the page, authenticated by the HttpOnly session
@@ -21,6 +42,7 @@ export const httpTransport = (base = ''): Transport => {
   };
   return {
     kind: 'http',
+    session: httpSession(base),
     call: async (name, input, options) => {
       try {
         const response = await fetch(`${base}/api/ops/${encodeURIComponent(name)}`, {

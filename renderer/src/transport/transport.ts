@@ -2,20 +2,29 @@ import type { AppEvents, AppEventName } from '../../../core/app.ts';
 import type { OpResult } from '../../../core/ops/define.ts';
 import type { OpInput, OpName, OpOutput } from '../../../core/ops/table.ts';
 
-export type { OpInput, OpName, OpOutput, OpResult };
-export type CallOptions = { readonly requestId?: string };
+import type { CallOptions, WorkbenchBridge } from '../../../core/contracts/ipc.ts';
+import type { SessionInfo } from '../../../core/contracts/session.ts';
+
+export type { CallOptions, OpInput, OpName, OpOutput, OpResult, SessionInfo, WorkbenchBridge };
 
 /** One way to reach the core: IPC in Electron, fetch + server-sent events in a browser. Types come from the ops table. */
 export type Transport = {
   readonly kind: 'ipc' | 'http';
   call<N extends OpName>(name: N, input: OpInput<N>, options?: CallOptions): Promise<OpResult<OpOutput<N>>>;
   subscribe<E extends AppEventName>(name: E, listener: (payload: AppEvents[E]) => void): () => void;
+  readonly session: SessionApi;
 };
 
-/** What the preload script exposes as `window.workbench` (it knows no operation names). */
-export type WorkbenchBridge = {
-  call(name: string, input: unknown, options?: CallOptions): Promise<unknown>;
-  subscribe(name: string, listener: (payload: unknown) => void): () => void;
+/**
+ * The web session (browser only; in Electron the local user is always signed in). Part of the Transport so
+ * stores never call fetch themselves and tests can hand them a fake.
+ */
+export type SessionApi = {
+  /** The current session; rejects when the server cannot be reached. */
+  current(): Promise<SessionInfo>;
+  /** Signs in with an admin API key (break-glass); false when the key is refused. */
+  loginWithKey(apiKey: string): Promise<boolean>;
+  logout(): Promise<void>;
 };
 
 declare global {

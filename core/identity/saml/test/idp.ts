@@ -1,21 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { SignedXml } from 'xml-crypto';
+import { type KeyAndCert, makeSelfSignedCert } from '../../../test-support/self-signed.ts';
 import { ALG } from '../signature.ts';
 
-/** Test-only IdP: a fresh RSA key pair with a self-signed certificate, made by openssl for each test file. */
-export type TestIdp = { readonly key: string; readonly cert: string };
+/** Test-only IdP: a fresh RSA key pair with a self-signed certificate, made for each test file. */
+export type TestIdp = KeyAndCert;
 
-export const makeTestIdp = (commonName = 'test-idp'): TestIdp => {
-  const out = execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', '-', '-out', '-', '-subj', `/CN=${commonName}`, '-days', '2'],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  const key = /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----\n?/.exec(out)?.[0];
-  const cert = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/.exec(out)?.[0];
-  if (key === undefined || cert === undefined) throw new Error('openssl did not produce a key pair');
-  return { key, cert };
-};
+export const makeTestIdp = (commonName = 'test-idp'): TestIdp => makeSelfSignedCert(commonName);
 
 export type ResponseFields = {
   responseId?: string;

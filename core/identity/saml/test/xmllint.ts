@@ -1,16 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { assertValidXml } from '../../../test-support/xmllint.ts';
 
 const schemaDir = join(import.meta.dirname, 'schemas');
 
-/** Validates SAML metadata against the OASIS schema with xmllint (offline); throws with its report when invalid. */
-export const xmllintMetadata = (xml: string): string => {
-  const file = join(mkdtempSync(join(tmpdir(), 'sp-md-')), 'metadata.xml');
-  writeFileSync(file, xml);
-  return execFileSync('xmllint', ['--noout', '--nonet', '--schema', join(schemaDir, 'saml-schema-metadata-2.0.xsd'), file], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-};
+/**
+ * Validates SAML metadata against the OASIS schema with libxml2 (xmllint compiled to WebAssembly, offline);
+ * rejects with its report when invalid.
+ */
+export const xmllintMetadata = (xml: string): Promise<void> => assertValidXml(xml, 'saml-schema-metadata-2.0.xsd', schemaDir);

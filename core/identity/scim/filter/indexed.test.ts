@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../../app.ts';
-import { allMigrations } from '../../../store/migrations.ts';
+import { migrations } from '../../../migrations.ts';
 import { openDatabase } from '../../../store/db.ts';
 import { createGroup } from '../groups.ts';
 import { prepareFilter } from '../list.ts';
@@ -192,7 +192,7 @@ describe('SCIM filters evaluated on the attribute index', () => {
     const file = join(dir, 'workbench.db');
     const before = openDatabase(
       file,
-      allMigrations.filter((migration) => migration.id !== 'scim/002-user-attribute-index'),
+      migrations.filter((migration) => migration.id !== 'scim/002-user-attribute-index'),
     );
     before
       .prepare(

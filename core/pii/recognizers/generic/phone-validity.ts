@@ -35,6 +35,13 @@ type PlanApi = {
   formats(): FormatApi[];
 };
 
+const isPlanApi = (plan: unknown): plan is PlanApi =>
+  typeof plan === 'object' &&
+  plan !== null &&
+  ['nationalNumberPattern', 'nationalPrefixForParsing', 'nationalPrefixTransformRule', 'type', 'formats'].every(
+    (method) => typeof Reflect.get(plan, method) === 'function',
+  );
+
 /** A national format: which numbers it applies to, and whether writing them nationally needs the trunk prefix. */
 type CompiledFormat = { leading: RegExp | null; pattern: RegExp; prefixMandatory: boolean };
 type CompiledPlan = { general: RegExp; prefix: RegExp | null; transform: string | null; types: RegExp[]; formats: CompiledFormat[] };
@@ -44,7 +51,8 @@ const full = (pattern: string): RegExp => new RegExp(`^(?:${pattern})$`);
 const compile = (region: CountryCode): CompiledPlan => {
   const meta = new Metadata(metadata as never);
   meta.selectNumberingPlan(region);
-  const plan = meta.numberingPlan as unknown as PlanApi;
+  const plan: unknown = meta.numberingPlan;
+  if (!isPlanApi(plan)) throw new TypeError(`libphonenumber-js has no numbering plan API for ${region}`);
   const prefix = plan.nationalPrefixForParsing();
   return {
     general: full(plan.nationalNumberPattern()),
