@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app as electronApp, BrowserWindow, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import { createApp } from '../core/app.ts';
+import { startAnchorScheduler } from '../core/audit/anchors/scheduler.ts';
 import { envSetting } from '../core/config/env-settings.ts';
 import { startListener, type Listener } from '../core/http/listen.ts';
 import { createLogger } from '../core/log.ts';
@@ -31,6 +32,7 @@ const start = async (): Promise<void> => {
   protocol.handle(appScheme, (request) => rendererResponder(rendererDir)(request.url));
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   registerOps(ipcMain, core, isTrustedRendererUrl);
+  startAnchorScheduler(core);
 
   let listener: Listener | undefined;
   const settings = core.settings.get();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../app.ts';
+import { runCli } from '../cli/test-support.ts';
 import { importCommand } from './cli.ts';
 import { exampleEvidence } from './examples.ts';
 import { verifyChain } from './verify.ts';
@@ -14,15 +15,7 @@ afterEach(() => {
 });
 
 /** Runs `svc import` with stdout/stderr captured. */
-const runImport = async (argv: string[]) => {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
-  const code = await importCommand.run(argv);
-  vi.restoreAllMocks();
-  return { code, stdout: out.join(''), stderr: err.join('') };
-};
+const runImport = (argv: string[]) => runCli(importCommand, argv);
 
 describe('svc import', () => {
   it('imports a file into the data dir with a summary, using --project for bare lines', async () => {

@@ -40,4 +40,21 @@ export const auditMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    id: 'audit/002-anchors',
+    up: (db) => {
+      // One anchor per (project, seq): anchoring a head that has not moved adds nothing.
+      db.exec(`
+        CREATE TABLE audit_anchors (
+          project_id TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          head_hash TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          token TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          PRIMARY KEY (project_id, seq)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOp } from '../ops/define.ts';
+import { anchorHead, listAnchors } from './anchors/store.ts';
 import { importNdjson } from './import.ts';
 import { projectIdSchema } from './input.ts';
 import { textChunks } from './ndjson.ts';
@@ -87,5 +88,27 @@ export const auditOps = {
         signal: ctx.signal,
         ...(input.project_id === undefined ? {} : { defaultProjectId: input.project_id }),
       }),
+  }),
+  'audit.anchor': defineOp({
+    summary: "Anchor a project's chain head now (RFC 3161 token, or an Ed25519 checkpoint without a TSA)",
+    input: z.strictObject({ project_id: projectIdSchema }),
+    access: 'write',
+    tier: 'api',
+    handler: async (input, ctx) => anchorHead(ctx.app, input.project_id),
+    http: { method: 'POST', path: '/v1/audit/anchors/:project_id', errorField: 'error' },
+  }),
+  'audit.anchors': defineOp({
+    summary: "A project's chain anchors in seq order (seq, head hash, kind, token, created_at)",
+    input: z.strictObject({
+      project_id: projectIdSchema,
+      from_seq: positiveInt.optional(),
+      limit: positiveInt.max(10_000).default(1_000),
+    }),
+    access: 'read',
+    tier: 'api',
+    handler: async (input, ctx) => ({
+      anchors: listAnchors(ctx.app, input.project_id, input.from_seq ?? 1, Number.MAX_SAFE_INTEGER, input.limit),
+    }),
+    http: { method: 'GET', path: '/v1/audit/anchors/:project_id', errorField: 'error' },
   }),
 } as const;

@@ -2,6 +2,7 @@ import type { App } from '../app.ts';
 import { service } from '../app.ts';
 import { AppError } from '../errors.ts';
 import type { Db } from '../store/db.ts';
+import { noteAppended } from './anchors/scheduler.ts';
 import { GENESIS_HASH, hashWithCanonicalPayload } from './chain.ts';
 import { formatIssues, prepareInput } from './input.ts';
 import type { PreparedInput } from './input.ts';
@@ -67,6 +68,7 @@ export const writeChain = (
   const st = auditStatements(app);
   const recordedAt = app.now().toISOString();
   const out: EvidenceRecord[] = [];
+  const touched: string[] = [];
   const run = app.db.transaction(() => {
     const heads = new Map<string, { seq: number; hash: string }>();
     let index = 0;
@@ -119,8 +121,10 @@ export const writeChain = (
       index += 1;
     }
     for (const [projectId, head] of heads) st.setHead.run(projectId, head.seq, head.hash, recordedAt);
+    touched.push(...heads.keys());
   });
   run.immediate();
+  noteAppended(app, touched);
   return out;
 };
 

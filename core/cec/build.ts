@@ -6,6 +6,7 @@ import { countEvidence } from '../audit/store.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import { SFCECBuildError } from '../errors.ts';
 import { createAttestation } from './attestation.ts';
+import { bundleAnchors } from './bundle-anchors.ts';
 import { bundleFileName, pathInside } from './bundle-path.ts';
 import { chainProofChunks } from './chain-proof.ts';
 import { computeClauseMap, type FrameworkId } from './clauses/index.ts';
@@ -87,6 +88,11 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
     const level = params.compressionLevel ?? defaultRecordsLevel;
     for (const schemaKey of schemaKeys) zip.add(recordsEntry(schemaKey), fileChunks(segment.recordFiles[schemaKey]), level);
     zip.add('chain_proof.json', () => chainProofChunks(params.projectId, segment), level);
+    zip.add(
+      'anchors.json',
+      single(() => jcs(bundleAnchors(app, params.projectId, segment.segment))),
+      level,
+    );
     zip.add(
       'clause_map.json',
       single(() =>

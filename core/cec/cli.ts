@@ -29,6 +29,16 @@ const printVerification = (result: BundleVerificationResult): void => {
   if (stamp?.kind === 'rfc3161')
     out.push(`  timestamp: ${stamp.gen_time ?? '?'} by ${stamp.tsa ?? '?'} (serial ${stamp.serial ?? '?'}, policy ${stamp.policy ?? '?'})`);
   if (stamp?.kind === 'stub') out.push('  note: the timestamp is a stub (no TSA was configured); it attests no time');
+  if (result.anchors !== null) {
+    const { lag, anchors } = result.anchors;
+    const secs = (value: number | null) => (value === null ? 'n/a' : `${Math.round(value)} s`);
+    out.push(
+      `  anchors: ${anchors.map((a) => `seq ${a.seq} ${a.kind}${a.time ? ` at ${a.time}` : ''}${a.tsa ? ` by ${a.tsa}` : ''}`).join('; ') || 'none'}`,
+    );
+    out.push(
+      `  anchoring lag: max ${secs(lag.max_seconds)}, p50 ${secs(lag.p50_seconds)}, p95 ${secs(lag.p95_seconds)}; ${lag.unanchored} of ${lag.records} records with no anchor after them`,
+    );
+  }
   process.stdout.write(`${out.join('\n')}\n`);
 };
 

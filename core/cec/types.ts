@@ -16,7 +16,7 @@ export type BundleResult = {
  * The checks of a verification, in the order screens and `svc verify` show them. Data-driven: a new check
  * (e.g. `anchors`) is one more name here plus the code that sets it; summaries and verdicts follow.
  */
-export const verificationCheckNames = ['archive', 'manifest', 'entries', 'hmac', 'signature', 'chain', 'timestamp'] as const;
+export const verificationCheckNames = ['archive', 'manifest', 'entries', 'hmac', 'signature', 'chain', 'anchors', 'timestamp'] as const;
 export type VerificationCheckName = (typeof verificationCheckNames)[number];
 
 /** One named check of a verification, for screens and `--json` output (beyond the spec's booleans). */
@@ -65,6 +65,38 @@ export type BundleVerificationResult = {
   readonly signatures: SignatureReport;
   readonly timestamp: TimestampReport | null;
   readonly timestamp_kind: 'rfc3161' | 'stub' | null;
+  /** The bundle's chain anchors and anchoring lag; null when the bundle carries no anchors.json. */
+  readonly anchors: AnchorReport | null;
+};
+
+/** One anchor carried by a bundle, as the verifier found it. */
+export type AnchorSummary = {
+  readonly seq: number;
+  readonly kind: 'rfc3161' | 'ed25519';
+  readonly head_hash: string;
+  readonly created_at: string;
+  /** The token's time (TSA genTime, or the checkpoint's signed anchored_at); null when unknown. */
+  readonly time: string | null;
+  readonly tsa: string | null;
+  /** null: not checked (an Ed25519 checkpoint with no trusted public key). */
+  readonly token_valid: boolean | null;
+  readonly errors: string[];
+  readonly note?: string;
+};
+
+/** Anchors plus how long the bundle's records stood unanchored (recorded_at to the first verified anchor at or after them). */
+export type AnchorReport = {
+  readonly anchors: AnchorSummary[];
+  readonly lag: {
+    readonly records: number;
+    readonly anchored: number;
+    /** Records with no verified anchor at or after their seq in this bundle. */
+    readonly unanchored: number;
+    readonly first_unanchored_seq: number | null;
+    readonly max_seconds: number | null;
+    readonly p50_seconds: number | null;
+    readonly p95_seconds: number | null;
+  };
 };
 
 /** Spec 2.4 CECStatusInfo. */

@@ -98,6 +98,8 @@ export type ChainCheckInput = {
   readonly maxDepth: number;
   /** From the manifest, when it parsed: records must belong to the project and the range. */
   readonly scope: { projectId: string; range: DateRange } | null;
+  /** Sees every link in seq order (anchor checks); recordedAt is null for a witness. */
+  readonly onLink?: (seq: number, hash: string, recordedAt: string | null) => void;
 };
 
 export type ChainCheckOutput = {
@@ -161,6 +163,7 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
     if (witness !== undefined && (record === null || witness.seq <= record.seq)) {
       if (record !== null && witness.seq === record.seq) linker.fail(`chain: seq ${record.seq} is both a record and a witness`);
       linker.push(witness, `witness seq ${witness.seq}`);
+      input.onLink?.(witness.seq, witness.hash, null);
       w += 1;
       if (w < witnesses.length && (witnesses[w] as { seq: number }).seq <= witness.seq)
         linker.fail('chain: witnesses are not in seq order');
@@ -177,6 +180,7 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
       if (!inDateRange(record.timestamp, input.scope.range)) linker.fail(`chain: ${label} is outside the date range`);
     }
     linker.push(record, label);
+    input.onLink?.(record.seq, record.hash, record.recorded_at);
     await advance(best);
   }
   checkSegment(linker, input.proof);

@@ -23,6 +23,7 @@ export const defaultVerifyLimits: VerifyLimits = {
     'attestation.json': 64 * 1024,
     'clause_map.json': 8 * MiB,
     'chain_proof.json': 32 * MiB,
+    'anchors.json': 32 * MiB,
     'rfc3161_timestamp.tsr': 256 * 1024,
     'VERIFY.md': 256 * 1024,
   },

@@ -1,6 +1,8 @@
 /**
- * VERIFY.md inside every bundle: how an auditor checks it with stock tools only. The manifest is stored as
- * RFC 8785 (JCS) bytes; for this manifest (ASCII strings, integers) `jq -cS` produces the same bytes.
+ * VERIFY.md inside every bundle: a convenience copy of the auditor's procedure. It is listed and hashed in the
+ * signed manifest, but an auditor should follow the published docs/auditor/VERIFY.md and run the published
+ * verify-offline.sh, not instructions that arrive with the evidence. Every indented command below runs as
+ * written with stock tools (a test executes them on a genuine bundle).
  */
 export const verifyMarkdown = (input: {
   bundleId: string;
@@ -12,57 +14,59 @@ export const verifyMarkdown = (input: {
 
 Project \`${input.projectId}\`, records with event dates ${input.from} to ${input.to} (UTC, inclusive).
 
-Unzip the bundle into an empty directory and run these commands from it.
+**This file travels with the evidence, so do not rely on it alone.** Use the procedure the producer published
+out of band (\`docs/auditor/VERIFY.md\` and \`docs/auditor/verify-offline.sh\` of Compliance Workbench):
+
+    sh verify-offline.sh bundle.zip producer-public.pem [tsa-root.pem]
+
+It needs only \`unzip\`, \`sha256sum\`, \`openssl\` 3.x and \`python3\` and checks everything below, including
+the record hashes (RFC 8785) and the chain anchors. The two trust inputs come from outside the bundle: the
+producer's Ed25519 public key (compare its RFC 7638 fingerprint with the one they published) and the root
+certificate of their timestamp authority.
+
+The manual steps, run from the directory the bundle was unzipped into, with \`PUB\` = the public key PEM and
+\`ROOT\` = the TSA root PEM:
 
 ## 1. Entry digests
 
-\`manifest.json\` lists the SHA-256 of every other entry except \`attestation.json\` and
-\`rfc3161_timestamp.tsr\` (those two sign the manifest itself, so the manifest cannot contain them):
+\`manifest.json\` lists the SHA-256 of every entry except itself, \`attestation.json\` and
+\`rfc3161_timestamp.tsr\` (those sign the manifest, so it cannot contain them):
 
-    jq -r '.entries | to_entries[] | "\\(.value.sha256)  \\(.key)"' manifest.json | sha256sum -c -
+    python3 -c 'import json; [print(v["sha256"] + "  " + k) for k, v in json.load(open("manifest.json"))["entries"].items()]' | sha256sum --strict -c -
 
-## 2. Manifest HMAC (needs the shared signing key)
+## 2. Ed25519 signature over the manifest digest
 
-The \`hmac\` field is HMAC-SHA256 over the RFC 8785 canonical JSON (JCS) of the manifest without \`hmac\`.
-For this manifest \`jq -cS\` (sorted keys, compact) gives exactly the JCS bytes; any JCS library works too:
+\`attestation.json\` holds a compact JWS (alg EdDSA) whose payload names this bundle and the SHA-256 of
+\`manifest.json\`. Split it and check the signature with the public key you were given (never the one inside):
 
-    jq -cS 'del(.hmac)' manifest.json | tr -d '\\n' | openssl dgst -sha256 -hmac "$SVC_SIGNING_KEY"
-    jq -r .hmac manifest.json    # must equal hmac-sha256:<the digest above>
+    python3 -c 'import json, base64; c = json.load(open("attestation.json"))["jws"]["compact"].split("."); d = lambda s: base64.urlsafe_b64decode(s + "=" * (-len(s) % 4)); open("jws.input", "w").write(c[0] + "." + c[1]); open("jws.sig", "wb").write(d(c[2])); print(d(c[1]).decode())'
+    sha256sum manifest.json
+    openssl pkeyutl -verify -pubin -inkey "$PUB" -rawin -in jws.input -sigfile jws.sig
 
-## 3. Ed25519 signature (no shared secret needed)
+The printed payload's \`manifest_sha256\` must equal the \`sha256sum\` line, and openssl must say
+\`Signature Verified Successfully\`.
 
-\`attestation.json\` holds a compact JWS (alg EdDSA) whose payload is JCS of
-\`{"bundle_id": ..., "manifest_sha256": ..., "timestamp_kind": ...}\`, plus a public JWK and its RFC 7638 thumbprint
-(\`kid\`). Never trust the key inside the bundle: verify with the key the producer published out of band
-(\`svc public-key\`, \`GET /v1/risk/cec/public-key\`; compare its thumbprint), then:
+## 3. Timestamp over the manifest digest
 
-    sha256sum manifest.json                       # must equal .manifest_sha256 in attestation.json
-    svc verify bundle.zip --public-key producer-public.pem
-
-(or verify the JWS with any JOSE library, e.g. \`jose\`, \`python-jose\`, \`step crypto jws verify\`).
-
-## 4. Timestamp over the manifest digest
-
-The timestamp covers SHA-256 of the \`manifest.json\` bytes.
 ${
   input.timestampKind === 'rfc3161'
-    ? `It is an RFC 3161 token from a timestamp authority:
+    ? `An RFC 3161 token from a timestamp authority; it must chain to the TSA root you trust:
 
-    openssl ts -reply -in rfc3161_timestamp.tsr -text
-    openssl ts -verify -digest "$(sha256sum manifest.json | cut -d' ' -f1)" \\
-      -in rfc3161_timestamp.tsr -CAfile tsa-ca.pem -untrusted tsa.pem
+    openssl ts -verify -in rfc3161_timestamp.tsr -digest "$(sha256sum manifest.json | cut -d' ' -f1)" -CAfile "$ROOT"
+    openssl ts -reply -in rfc3161_timestamp.tsr -text | grep -E '^(Time stamp|TSA):'
 `
-    : `No timestamp authority was configured, so \`rfc3161_timestamp.tsr\` is a text STUB (not a token): check
-that its \`imprint-sha256\` line equals \`sha256sum manifest.json\`. It attests no time.
+    : `No timestamp authority was configured, so \`rfc3161_timestamp.tsr\` is a text STUB (not a token). It attests
+no time; check only that it names this manifest:
+
+    grep "imprint-sha256: $(sha256sum manifest.json | cut -d' ' -f1)" rfc3161_timestamp.tsr
 `
 }
-## 5. Chain proof
+## 4. Records, chain and anchors
 
-\`chain_proof.json\` covers the chain segment from the first to the last in-range record. In-range records are
-in full in the six \`<schema_key>/records.ndjson\` folders; every other record of the segment appears as a
-hash-only witness \`{seq, hash, prev_hash}\`. For each record, \`hash\` = SHA-256 hex of
-\`prev_hash\` followed by the JCS of the record without \`hash\`. Merge records and witnesses by \`seq\`: each
-\`prev_hash\` must equal the previous \`hash\`, from \`segment.anchor_prev_hash\` to \`segment.head_hash\`.
-
-\`svc verify bundle.zip [--key K | --public-key FILE] [--json]\` runs all of the above.
+Each record's \`hash\` is SHA-256 of \`prev_hash\` followed by the RFC 8785 (JCS) canonical JSON of the record
+without \`hash\`; records (six \`<schema_key>/records.ndjson\` folders) and the hash-only witnesses of
+\`chain_proof.json\` link by \`seq\` from \`segment.anchor_prev_hash\` to \`segment.head_hash\`. \`anchors.json\`
+holds timestamped chain heads; each must equal the re-derived hash at its seq. JCS needs exact number and
+string handling, so use the published \`verify-offline.sh\` (its python part implements RFC 8785) or
+\`svc verify bundle.zip --public-key producer-public.pem\`.
 `;

@@ -6,7 +6,8 @@ import { type Attestation, attestationSchema } from './attestation.ts';
 import { recordsEntry } from './build.ts';
 import { type ChainProof, chainProofSchema } from './chain-proof.ts';
 import { type Manifest, manifestSchema, sha256 } from './manifest.ts';
-import type { BundleVerificationResult, SignatureReport, TimestampReport } from './types.ts';
+import type { AnchorReport, BundleVerificationResult, SignatureReport, TimestampReport } from './types.ts';
+import { finishAnchorCheck, startAnchorCheck } from './verify-anchors.ts';
 import { verifyChain } from './verify-chain.ts';
 import { Checks } from './verify-checks.ts';
 import { parseSignedJson } from './verify-json.ts';
@@ -56,6 +57,7 @@ type State = {
   manifest: Manifest | null;
   signatures: SignatureReport;
   timestamp: TimestampReport | null;
+  anchors: AnchorReport | null;
 };
 
 /** Reads the entry when present, within the cap its name has in the limits. */
@@ -96,7 +98,12 @@ const checkEntries = async (state: State, manifest: Manifest): Promise<Map<strin
   return readable;
 };
 
-const checkChainAndFolders = async (state: State, manifest: Manifest, readable: ReadonlyMap<string, ZipEntry>): Promise<void> => {
+const checkChainAndFolders = async (
+  state: State,
+  manifest: Manifest,
+  readable: ReadonlyMap<string, ZipEntry>,
+  options: VerifyOptions,
+): Promise<void> => {
   const { checks } = state;
   const proofEntry = readable.get('chain_proof.json');
   const proofBytes =
@@ -108,7 +115,15 @@ const checkChainAndFolders = async (state: State, manifest: Manifest, readable: 
     const entry = readable.get(recordsEntry(key));
     if (entry !== undefined) folders.set(key, entry);
   }
+  const anchorsEntry = readable.get('anchors.json');
+  const anchors = await startAnchorCheck(
+    checks,
+    anchorsEntry === undefined ? undefined : await readEntry(state.zip, anchorsEntry, state.limits.maxJsonBytes['anchors.json'] ?? 0),
+    manifest.project_id,
+    { trustedKeys: (options.trustedKeys ?? []).map((key) => key.jwk), trustedCertsPem: [...(options.tsaTrustAnchorsPem ?? [])] },
+  );
   const chain = await verifyChain({
+    ...(anchors === null ? {} : { onLink: anchors.onLink.bind(anchors) }),
     zip: state.zip,
     folders,
     proof,
@@ -117,6 +132,7 @@ const checkChainAndFolders = async (state: State, manifest: Manifest, readable: 
     scope: { projectId: manifest.project_id, range: [manifest.date_range.from, manifest.date_range.to] },
   });
   for (const error of chain.errors) checks.fail('chain', error);
+  state.anchors = finishAnchorCheck(checks, anchors, proof.segment);
   checks.note('chain', 'pass', `${proof.record_count} records re-hashed and linked with ${proof.witness_count} witnesses`);
   for (const [name, actual] of chain.digests) {
     if (manifest.entries[name]?.sha256 !== actual.sha256) checks.fail('entries', `SHA-256 of ${name} does not match the manifest`);
@@ -159,7 +175,7 @@ const verifyContents = async (state: State, options: VerifyOptions): Promise<voi
   });
   if (state.manifest === null) return;
   const readable = await checkEntries(state, state.manifest);
-  await checkChainAndFolders(state, state.manifest, readable);
+  await checkChainAndFolders(state, state.manifest, readable, options);
   checks.note('entries', 'pass', `every entry is listed in the manifest and matches its SHA-256`);
 };
 
@@ -176,7 +192,7 @@ export const verifyBundleFile = async (app: App, zipPath: string, options: Verif
   let state: State | null = null;
   try {
     const zip = openStrictZip(zipPath, limits);
-    state = { checks, zip, limits, manifest: null, signatures: unchecked, timestamp: null };
+    state = { checks, zip, limits, manifest: null, signatures: unchecked, timestamp: null, anchors: null };
     checks.note('archive', 'pass', `${zip.files.size} entries; one reading of the ZIP structure`);
     try {
       await verifyContents(state, options);
@@ -202,7 +218,8 @@ const summarize = (checks: Checks, state: State | null, now: Date): BundleVerifi
     .all()
     .map((check) => (archive || check.name === 'archive' || check.status === 'fail' ? check : { ...check, status: 'skipped' as const }));
   const manifestValid = archive && checks.passed('manifest') && checks.passed('entries') && authenticated && noBadSignature;
-  const chainValid = archive && checks.passed('chain');
+  // An anchor the chain contradicts means the history was rewritten after anchoring: the chain is not valid.
+  const chainValid = archive && checks.passed('chain') && checks.get('anchors').status !== 'fail';
   const timestampValid = archive && checks.passed('timestamp');
   return {
     bundle_id: state?.manifest?.bundle_id ?? '',
@@ -216,5 +233,6 @@ const summarize = (checks: Checks, state: State | null, now: Date): BundleVerifi
     signatures: state?.signatures ?? unchecked,
     timestamp: state?.timestamp ?? null,
     timestamp_kind: state?.timestamp?.kind ?? null,
+    anchors: state?.anchors ?? null,
   };
 };

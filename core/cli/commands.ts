@@ -1,3 +1,4 @@
+import { anchorCommand, anchorsCommand } from '../audit/anchors/cli.ts';
 import { importCommand } from '../audit/cli.ts';
 import { buildCommand, publicKeyCommand, verifyCommand } from '../cec/cli.ts';
 import { dpaCommand } from '../cec/dpa/cli.ts';
@@ -5,4 +6,13 @@ import { scanCommand } from '../pii/cli.ts';
 import type { CliCommand } from './command.ts';
 
 /** Every sub-command of `svc`; each domain contributes its own from its `cli.ts`. */
-export const commands: readonly CliCommand[] = [importCommand, scanCommand, dpaCommand, verifyCommand, buildCommand, publicKeyCommand];
+export const commands: readonly CliCommand[] = [
+  importCommand,
+  scanCommand,
+  dpaCommand,
+  verifyCommand,
+  buildCommand,
+  publicKeyCommand,
+  anchorCommand,
+  anchorsCommand,
+];

@@ -1,4 +1,5 @@
 import { createApp } from '../app.ts';
+import { startAnchorScheduler } from '../audit/anchors/scheduler.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
 import { envSetting } from '../config/env-settings.ts';
 import { createLoginToken } from '../http/web-login.ts';
@@ -31,6 +32,7 @@ export const serveCommand: CliCommand = {
       .map((h) => h.trim())
       .filter(Boolean);
     const listener = await startListener(app, { host, port, extraHosts });
+    startAnchorScheduler(app);
     if (!app.settings.secret('signingKey')) {
       log.warn('SVC_SIGNING_KEY is not set: bundle manifests are signed with a per-install key (see README)');
     }

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { EvidenceRecord, SchemaKey } from '../../../core/audit/types.ts';
 import { Page } from '../components/Page.tsx';
 import { type ChainVerification, type ImportProgress, useEvidence } from '../state/evidence.ts';
+import { AnchorsPanel } from './AnchorsPanel.tsx';
 import './EvidenceScreen.css';
 
 const schemaKeyOptions: readonly SchemaKey[] = [
@@ -217,6 +218,7 @@ export const EvidenceScreen = () => {
         </button>
       </form>
       {chain ? <ChainStatus chain={chain} /> : null}
+      <AnchorsPanel projectId={projects.some((p) => p.project_id === filters.projectId) ? filters.projectId : null} />
       <RecordsTable />
     </Page>
   );

@@ -1,6 +1,8 @@
 import { type DragEvent, useState } from 'react';
 import { Page } from '../components/Page.tsx';
 import { useBundles, type Verification } from '../state/bundles.ts';
+import { VerifyAnchors } from './VerifyAnchors.tsx';
+import { VerifyTrust } from './VerifyTrust.tsx';
 import './VerifyScreen.css';
 
 const checkLabels: Record<Verification['checks'][number]['name'], string> = {
@@ -10,6 +12,7 @@ const checkLabels: Record<Verification['checks'][number]['name'], string> = {
   hmac: 'Manifest HMAC (shared signing key)',
   signature: 'Ed25519 attestation signature',
   chain: 'Evidence chain re-hashed and re-linked',
+  anchors: 'Chain anchors match the re-derived heads',
   timestamp: 'RFC 3161 timestamp over the manifest',
 };
 
@@ -29,6 +32,7 @@ const Result = ({ result, name }: { result: Verification; name: string }) => (
         <li key={check.name} className={`verify-check ${check.status}`}>
           <span className={`badge ${check.status === 'pass' ? 'valid' : check.status === 'fail' ? 'invalid' : ''}`}>{check.status}</span>{' '}
           {checkLabels[check.name]}
+          {check.summary && check.summary !== check.errors[0] ? <span className="muted verify-summary">: {check.summary}</span> : null}
           {check.errors.length > 0 ? (
             <ul className="verify-errors">
               {check.errors.map((error) => (
@@ -39,11 +43,8 @@ const Result = ({ result, name }: { result: Verification; name: string }) => (
         </li>
       ))}
     </ul>
-    {result.timestamp_kind === 'stub' ? (
-      <p className="muted">
-        The timestamp is a stub: no timestamp authority was configured when the bundle was built, so it attests no time.
-      </p>
-    ) : null}
+    <VerifyTrust result={result} />
+    <VerifyAnchors report={result.anchors} />
   </div>
 );
 

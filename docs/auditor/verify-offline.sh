@@ -1,0 +1,580 @@
+#!/bin/sh
+# Verifies a Compliance Workbench evidence bundle with stock tools only: unzip, sha256sum, openssl (3.x) and
+# python3 (standard library). Nothing from the producer is trusted except the public key and TSA root YOU
+# obtained out of band. Read docs/auditor/VERIFY.md for what each step proves.
+#
+#   sh verify-offline.sh BUNDLE.zip PUBLIC_KEY.pem [TSA_ROOT.pem]
+#
+# Exit 0: valid. Exit 1: invalid (each failed check is printed). Exit 2: usage error or a missing tool.
+set -u
+LC_ALL=C
+export LC_ALL
+
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+  echo "usage: $0 BUNDLE.zip PUBLIC_KEY.pem [TSA_ROOT.pem]" >&2
+  exit 2
+fi
+BUNDLE=$1
+PUBKEY=$2
+TSAROOT=${3:-}
+for tool in unzip sha256sum openssl python3 head; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "missing tool: $tool" >&2; exit 2; }
+done
+for f in "$BUNDLE" "$PUBKEY" ${TSAROOT:+"$TSAROOT"}; do
+  [ -f "$f" ] && [ -r "$f" ] || { echo "not a readable file: $f" >&2; exit 2; }
+done
+
+WORK=$(mktemp -d) || exit 2
+trap 'rm -rf "$WORK"' EXIT INT TERM
+FAILED=0
+pass() { printf 'PASS  %s\n' "$1"; }
+fail() { printf 'FAIL  %s\n' "$1"; FAILED=1; }
+note() { printf '      %s\n' "$1"; }
+finish() {
+  if [ "$FAILED" -eq 0 ]; then echo "RESULT: VALID"; exit 0; fi
+  echo "RESULT: INVALID"
+  exit 1
+}
+
+# ---------------------------------------------------------------------------------------------------------
+# The python helper: ZIP structure, RFC 8785 canonical JSON, the JWS layout, record hashes and chain links.
+# ---------------------------------------------------------------------------------------------------------
+cat >"$WORK/helper.py" <<'PY'
+import base64, hashlib, json, math, os, re, struct, sys, unicodedata, zipfile
+
+def die(msg):
+    print(msg)
+    sys.exit(1)
+
+# ---- RFC 8785 (JCS) ----------------------------------------------------------------------------------
+def es_number(x):
+    """ECMAScript Number::toString of a double (RFC 8785 section 3.2.2.3)."""
+    if isinstance(x, bool):
+        raise ValueError("bool is not a number")
+    if isinstance(x, int):
+        if abs(x) < 2 ** 53:
+            return str(x)
+        x = float(x)
+    if math.isnan(x) or math.isinf(x):
+        raise ValueError("NaN/Infinity are not JSON")
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    s = repr(abs(x))
+    mant, exp = (s.split("e") + ["0"])[:2]
+    exp = int(exp)
+    ip, fp = (mant.split(".") + [""])[:2]
+    if ip.strip("0") == "":
+        stripped = fp.lstrip("0")
+        n = exp - (len(fp) - len(stripped))
+        digits = stripped
+    else:
+        ip = ip.lstrip("0")
+        n = len(ip) + exp
+        digits = ip + fp
+    digits = digits.rstrip("0")
+    k = len(digits)
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        out = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
+    return sign + out
+
+ESC = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+def jcs_string(s):
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if 0xD800 <= o <= 0xDFFF:
+            raise ValueError("lone surrogate")
+        if ch in ESC:
+            out.append(ESC[ch])
+        elif o < 0x20:
+            out.append("\\u%04x" % o)
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+def jcs(v):
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, (int, float)):
+        return es_number(v)
+    if isinstance(v, str):
+        return jcs_string(v)
+    if isinstance(v, list):
+        return "[" + ",".join(jcs(i) for i in v) + "]"
+    if isinstance(v, dict):
+        keys = sorted(v.keys(), key=lambda k: k.encode("utf-16-be", "surrogatepass"))
+        return "{" + ",".join(jcs_string(k) + ":" + jcs(v[k]) for k in keys) + "}"
+    raise ValueError("not JSON")
+
+def no_duplicates(pairs):
+    d = {}
+    for k, v in pairs:
+        if k in d:
+            raise ValueError("duplicate key " + k)
+        d[k] = v
+    return d
+
+def depth(v, limit=64):
+    stack = [(v, 1)]
+    while stack:
+        item, d = stack.pop()
+        if d > limit:
+            return False
+        if isinstance(item, dict):
+            stack.extend((x, d + 1) for x in item.values())
+        elif isinstance(item, list):
+            stack.extend((x, d + 1) for x in item)
+    return True
+
+def load_json(text):
+    return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+
+def read_json(path):
+    with open(path, "rb") as f:
+        return load_json(f.read().decode("utf-8"))
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+def unb64url(text):
+    if not re.fullmatch(r"[A-Za-z0-9_-]*", text):
+        raise ValueError("not base64url")
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+def sha256hex(data):
+    return hashlib.sha256(data).hexdigest()
+
+# ---- 1. archive structure ------------------------------------------------------------------------------
+SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*$")
+
+def cmd_listing(zip_path, unzip_names_file, out_names):
+    data = open(zip_path, "rb").read()
+    problems = []
+    eocd = data.rfind(b"PK\x05\x06")
+    if eocd < 0 or len(data) - eocd < 22:
+        die("no end-of-central-directory record")
+    (_, disk, cd_disk, n_disk, n_total, cd_size, cd_off, clen) = struct.unpack("<IHHHHIIH", data[eocd:eocd + 22])
+    if eocd + 22 + clen != len(data):
+        problems.append("bytes after the end-of-central-directory record")
+    if data.rfind(b"PK\x06\x06") >= 0 or data.rfind(b"PK\x06\x07") >= 0:
+        problems.append("ZIP64 records (a bundle never needs them)")
+    if disk or cd_disk or n_disk != n_total:
+        problems.append("multi-disk archive")
+    if cd_off + cd_size != eocd:
+        problems.append("central directory size/offset do not end at the EOCD")
+    if not data.startswith(b"PK\x03\x04"):
+        problems.append("bytes before the first local header")
+    try:
+        zf = zipfile.ZipFile(zip_path)
+    except zipfile.BadZipFile as e:
+        die("not a readable ZIP: %s" % e)
+    infos = zf.infolist()
+    if len(infos) != n_total:
+        problems.append("EOCD counts %d entries, the central directory holds %d" % (n_total, len(infos)))
+    seen = {}
+    files = []
+    for info in infos:
+        name = info.filename
+        if info.flag_bits & 0x1:
+            problems.append("encrypted entry %r" % name)
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            problems.append("entry %r uses compression method %d" % (name, info.compress_type))
+        mode = (info.external_attr >> 16) & 0o170000
+        if mode == 0o120000:
+            problems.append("symlink entry %r" % name)
+        i, ex = 0, info.extra
+        while i + 4 <= len(ex):
+            eid, elen = struct.unpack("<HH", ex[i:i + 4])
+            if eid == 0x7075:
+                problems.append("Info-ZIP Unicode Path field on %r" % name)
+            i += 4 + elen
+        if name.endswith("/"):
+            if info.file_size != 0:
+                problems.append("directory entry %r carries data" % name)
+            continue
+        if not SAFE_NAME.match(name) or ".." in name.split("/"):
+            problems.append("unsafe entry name %r" % name)
+        key = unicodedata.normalize("NFC", name).casefold()
+        if key in seen:
+            problems.append("duplicate entry name %r (same as %r after NFC and case folding)" % (name, seen[key]))
+        seen[key] = name
+        files.append(name)
+    unzip_names = [n for n in open(unzip_names_file, encoding="utf-8", errors="replace").read().split("\n") if n and not n.endswith("/")]
+    if sorted(unzip_names) != sorted(files):
+        problems.append("unzip and python zipfile see different entries: %s vs %s" % (sorted(unzip_names), sorted(files)))
+    # Each local header must agree with its central-directory entry (name and sizes), regions must not overlap.
+    regions = []
+    for info in infos:
+        off = info.header_offset
+        head = data[off:off + 30]
+        if len(head) < 30 or head[:4] != b"PK\x03\x04":
+            problems.append("entry %r has no local header at its offset" % info.filename)
+            continue
+        nlen, xlen = struct.unpack("<HH", head[26:30])
+        if data[off + 30:off + 30 + nlen] != info.orig_filename.encode("utf-8" if info.flag_bits & 0x800 else "cp437"):
+            problems.append("local header name differs for %r" % info.filename)
+        start = off + 30 + nlen + xlen
+        regions.append((off, start + info.compress_size, info.filename))
+    regions.sort()
+    for (a0, a1, an), (b0, b1, bn) in zip(regions, regions[1:]):
+        if b0 < a1:
+            problems.append("entries %r and %r overlap" % (an, bn))
+    if problems:
+        for p in problems[:20]:
+            print(p)
+        sys.exit(1)
+    with open(out_names, "w") as f:
+        f.write("\n".join(files) + "\n")
+    print("%d files, no duplicates after NFC/casefold, unzip and zipfile agree" % len(files))
+
+# ---- 2. manifest ----------------------------------------------------------------------------------------
+SIGNING = {"manifest.json", "attestation.json", "rfc3161_timestamp.tsr"}
+KEYS = ["score_records", "bias_reports", "prri_records", "drift_events", "pii_detections", "gate_evaluations"]
+
+def cmd_manifest(manifest_path, names_file, out_plan, out_sums):
+    m = read_json(manifest_path)
+    names = [n for n in open(names_file).read().split("\n") if n]
+    entries = m.get("entries")
+    if not isinstance(entries, dict):
+        die("manifest has no entries")
+    problems = []
+    for n in names:
+        if n not in SIGNING and n not in entries:
+            problems.append("entry %r is not listed in the manifest" % n)
+    for n in entries:
+        if n not in names:
+            problems.append("manifest lists %r but the archive lacks it" % n)
+        if not SAFE_NAME.match(n) or n in SIGNING:
+            problems.append("manifest lists an unsafe name %r" % n)
+    for k in KEYS:
+        if k + "/records.ndjson" not in entries:
+            problems.append("manifest does not list %s/records.ndjson" % k)
+    for n in SIGNING:
+        if n not in names:
+            problems.append("%s is missing" % n)
+    if problems:
+        for p in problems[:20]:
+            print(p)
+        sys.exit(1)
+    with open(out_plan, "w") as plan, open(out_sums, "w") as sums:
+        for n, e in sorted(entries.items()):
+            if not re.fullmatch(r"[0-9a-f]{64}", str(e.get("sha256"))) or not isinstance(e.get("size"), int) or e["size"] < 0:
+                die("manifest entry %r is malformed" % n)
+            plan.write("%d %s\n" % (e["size"], n))
+            sums.write("%s  %s\n" % (e["sha256"], n))
+    print("every file is listed and every listed entry is present (%d entries)" % len(entries))
+
+# ---- 3. Ed25519 JWS --------------------------------------------------------------------------------------
+SPKI_ED25519 = bytes.fromhex("302a300506032b6570032100")
+
+def cmd_jws(attestation_path, manifest_path, pubkey_path, outdir):
+    att = read_json(attestation_path)
+    digest = sha256hex(open(manifest_path, "rb").read())
+    pem = open(pubkey_path).read()
+    body = "".join(l for l in pem.strip().splitlines() if not l.startswith("-----"))
+    der = base64.b64decode(body)
+    if len(der) != 44 or not der.startswith(SPKI_ED25519):
+        die("the public key is not an Ed25519 SPKI PEM")
+    thumb = b64url(hashlib.sha256(jcs({"crv": "Ed25519", "kty": "OKP", "x": b64url(der[12:])}).encode()).digest())
+    compact = att.get("jws", {}).get("compact", "")
+    parts = compact.split(".")
+    if len(parts) != 3:
+        die("attestation JWS is not compact serialisation")
+    header = load_json(unb64url(parts[0]).decode("utf-8"))
+    payload = unb64url(parts[1])
+    if header.get("alg") != "EdDSA":
+        die("JWS alg is %r, expected EdDSA" % header.get("alg"))
+    claim = load_json(payload.decode("utf-8"))
+    expected = {"bundle_id": att.get("bundle_id"), "manifest_sha256": digest}
+    if "timestamp_kind" in claim:  # attestation schema 2 signs the timestamp kind too
+        expected["timestamp_kind"] = claim["timestamp_kind"]
+    if payload.decode("utf-8") != jcs(expected):
+        die("JWS payload does not state this bundle and manifest digest (%s)" % digest)
+    if att.get("manifest_sha256") != digest:
+        die("attestation names another manifest digest")
+    open(os.path.join(outdir, "jws.input"), "wb").write((parts[0] + "." + parts[1]).encode("ascii"))
+    open(os.path.join(outdir, "jws.sig"), "wb").write(unb64url(parts[2]))
+    kind = claim.get("timestamp_kind") or att.get("timestamp_kind") or ""
+    open(os.path.join(outdir, "timestamp.kind"), "w").write(kind)
+    print("key fingerprint (RFC 7638) %s; signature claims kid %s" % (thumb, header.get("kid")))
+
+# ---- 4. stub timestamp ------------------------------------------------------------------------------------
+def cmd_stub(tsr_path, manifest_path):
+    lines = open(tsr_path, "rb").read().decode("utf-8").split("\n")
+    fields = dict(l.split(": ", 1) for l in lines[1:] if ": " in l)
+    if fields.get("imprint-sha256") != sha256hex(open(manifest_path, "rb").read()):
+        die("stub imprint does not match the manifest digest")
+    print("stub over the manifest digest, producer's clock %s: it attests NO time" % fields.get("generated-at"))
+
+# ---- 5. records and chain ------------------------------------------------------------------------------------
+ENVELOPE = {"seq", "record_id", "project_id", "schema_key", "timestamp", "recorded_at", "payload", "prev_hash", "hash"}
+HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+def cmd_chain(root, manifest_path):
+    m = read_json(manifest_path)
+    proof = read_json(os.path.join(root, "chain_proof.json"))
+    errors = []
+    def err(msg):
+        if len(errors) < 20:
+            errors.append(msg)
+    frm, to = m["date_range"]["from"], m["date_range"]["to"]
+    links = []
+    counts = {}
+    for key in KEYS:
+        last = 0
+        n = 0
+        with open(os.path.join(root, key, "records.ndjson"), "rb") as f:
+            for raw in f:
+                line = raw.decode("utf-8").rstrip("\n")
+                if line == "":
+                    err("%s has an empty line" % key)
+                    continue
+                try:
+                    r = load_json(line)
+                except (ValueError, RecursionError) as e:
+                    err("%s has a line that is not strict JSON (%s)" % (key, e))
+                    continue
+                if not isinstance(r, dict) or set(r) != ENVELOPE or not depth(r):
+                    err("%s has a record whose envelope is not exactly the hashed fields plus hash" % key)
+                    continue
+                n += 1
+                if not isinstance(r["seq"], int) or isinstance(r["seq"], bool) or r["seq"] <= last:
+                    err("%s is not in seq order at %r" % (key, r["seq"]))
+                    continue
+                last = r["seq"]
+                body = {k: v for k, v in r.items() if k != "hash"}
+                try:
+                    h = sha256hex((str(r["prev_hash"]) + jcs(body)).encode("utf-8"))
+                except ValueError as e:
+                    err("record seq %d cannot be canonicalised: %s" % (r["seq"], e))
+                    continue
+                if h != r["hash"]:
+                    err("record seq %d hash does not match its content" % r["seq"])
+                if r["schema_key"] != key:
+                    err("record seq %d is in the wrong folder" % r["seq"])
+                if r["project_id"] != m["project_id"]:
+                    err("record seq %d belongs to another project" % r["seq"])
+                day = str(r["timestamp"])[:10]
+                if not (frm <= day <= to):
+                    err("record seq %d is outside the date range" % r["seq"])
+                links.append((r["seq"], r["prev_hash"], r["hash"], "record"))
+        counts[key] = n
+        if m["record_counts"].get(key) != n:
+            err("%s: manifest counts %r, folder holds %d" % (key, m["record_counts"].get(key), n))
+    for w in proof["witnesses"]:
+        if set(w) != {"seq", "hash", "prev_hash"}:
+            err("malformed witness")
+            continue
+        links.append((w["seq"], w["prev_hash"], w["hash"], "witness"))
+    links.sort(key=lambda l: l[0])
+    seg = proof.get("segment")
+    if proof.get("project_id") != m["project_id"]:
+        err("chain proof names another project")
+    if not proof.get("verification", {}).get("valid"):
+        err("the builder reported that the stored chain failed verification")
+    if proof.get("record_count") != sum(counts.values()) or proof.get("witness_count") != len(proof["witnesses"]):
+        err("chain proof counts do not match the bundle")
+    hashes = {}
+    if seg is None:
+        if links:
+            err("proof has no segment but the bundle holds records")
+    else:
+        prev_hash, expect = seg["anchor_prev_hash"], seg["first_seq"]
+        for seq, ph, h, kind in links:
+            if seq != expect:
+                err("expected seq %d, found %s seq %d" % (expect, kind, seq))
+            if ph != prev_hash:
+                err("%s seq %d does not link to the previous hash" % (kind, seq))
+            if not HEX64.match(str(h)):
+                err("%s seq %d has a malformed hash" % (kind, seq))
+            hashes[seq] = h
+            prev_hash, expect = h, seq + 1
+        if expect - 1 != seg["last_seq"] or prev_hash != seg["head_hash"]:
+            err("the chain does not end at the segment head (seq %d)" % seg["last_seq"])
+    for e in errors:
+        print(e)
+    if errors:
+        sys.exit(1)
+    print("%d records re-hashed (RFC 8785) and linked with %d witnesses" % (sum(counts.values()), len(proof["witnesses"])))
+    json.dump({"segment": seg, "hashes": {str(k): v for k, v in hashes.items()}}, open(os.path.join(root, ".chain.json"), "w"))
+
+# ---- 6. anchors ------------------------------------------------------------------------------------------------
+ANCHOR_TYPE = "svc.audit.anchor.v1"
+
+def cmd_anchors(root, outdir):
+    path = os.path.join(root, "anchors.json")
+    if not os.path.exists(path):
+        print("no anchors.json (bundle built before anchoring existed)")
+        open(os.path.join(outdir, "anchors.tasks"), "w").close()
+        return
+    doc = read_json(path)
+    chain = json.load(open(os.path.join(root, ".chain.json")))
+    seg, hashes = chain["segment"], chain["hashes"]
+    m = read_json(os.path.join(root, "manifest.json"))
+    errors, tasks = [], []
+    after = [a for a in doc["anchors"] if seg is not None and a["seq"] > seg["last_seq"]]
+    for i, a in enumerate(doc["anchors"]):
+        if set(a) != {"project_id", "seq", "head_hash", "kind", "token", "created_at"} or a["project_id"] != m["project_id"]:
+            errors.append("anchor %d is malformed or names another project" % i)
+            continue
+        seq, head = a["seq"], a["head_hash"]
+        if seg is None:
+            errors.append("anchor at seq %d but the bundle holds no chain segment" % seq)
+        elif str(seq) in hashes:
+            if hashes[str(seq)] != head:
+                errors.append("anchor at seq %d states head %s, but the bundle's chain has %s there" % (seq, head, hashes[str(seq)]))
+        elif seq == seg["first_seq"] - 1:
+            if head != seg["anchor_prev_hash"]:
+                errors.append("anchor at seq %d does not match the hash the segment starts from" % seq)
+        elif after and seq == after[0]["seq"]:
+            prev, expect = seg["head_hash"], seg["last_seq"] + 1
+            for w in doc["bridge"]:
+                if w["seq"] != expect or w["prev_hash"] != prev:
+                    errors.append("bridge breaks at seq %d" % w["seq"])
+                    break
+                prev, expect = w["hash"], expect + 1
+            if expect - 1 != seq or prev != head:
+                errors.append("the bridge from the segment head does not reach the anchor at seq %d" % seq)
+        else:
+            errors.append("anchor at seq %d is not covered by the bundle's chain segment" % seq)
+        token = base64.b64decode(a["token"], validate=True)
+        statement = {"type": ANCHOR_TYPE, "project_id": a["project_id"], "seq": seq, "head_hash": head}
+        base = os.path.join(outdir, "anchor-%d" % i)
+        if a["kind"] == "rfc3161":
+            open(base + ".tsr", "wb").write(token)
+            tasks.append("rfc3161 %d %s %s" % (seq, base + ".tsr", sha256hex(jcs(statement).encode())))
+        elif a["kind"] == "ed25519":
+            parts = token.decode("ascii").split(".")
+            claim = load_json(unb64url(parts[1]).decode("utf-8")) if len(parts) == 3 else {}
+            if len(parts) != 3 or {k: claim.get(k) for k in statement} != statement or set(claim) != set(statement) | {"anchored_at"}:
+                errors.append("checkpoint at seq %d does not state this head" % seq)
+                continue
+            open(base + ".input", "wb").write((parts[0] + "." + parts[1]).encode("ascii"))
+            open(base + ".sig", "wb").write(unb64url(parts[2]))
+            tasks.append("ed25519 %d %s %s" % (seq, base + ".input", base + ".sig"))
+        else:
+            errors.append("anchor at seq %d has unknown kind" % seq)
+    if doc["bridge"] and not after:
+        errors.append("a bridge is present but no anchor after the segment")
+    for e in errors[:20]:
+        print(e)
+    open(os.path.join(outdir, "anchors.tasks"), "w").write("".join(t + "\n" for t in tasks))
+    if errors:
+        sys.exit(1)
+    print("%d anchors match the re-derived chain" % len(doc["anchors"]))
+
+def cmd_jcs(path):
+    sys.stdout.write(jcs(read_json(path)))
+
+COMMANDS = {"listing": cmd_listing, "manifest": cmd_manifest, "jws": cmd_jws, "stub": cmd_stub,
+            "chain": cmd_chain, "anchors": cmd_anchors, "jcs": cmd_jcs}
+
+if __name__ == "__main__":
+    sys.setrecursionlimit(200)  # JSON deeper than this is refused (records allow 64 levels)
+    try:
+        COMMANDS[sys.argv[1]](*sys.argv[2:])
+    except SystemExit:
+        raise
+    except Exception as e:  # any malformed input is a failed check, never a crash
+        print("%s: %s" % (type(e).__name__, e))
+        sys.exit(1)
+PY
+helper() { python3 "$WORK/helper.py" "$@"; }
+run_check() { # run_check LABEL command...: prints PASS/FAIL with the command's output as the reason
+  label=$1
+  shift
+  if out=$("$@" 2>&1); then pass "$label: $out"; return 0; fi
+  fail "$label"
+  printf '%s\n' "$out" | sed -n '1,20s/^/      /p'
+  return 1
+}
+
+# 1. Archive listing: both ZIP readers must see the same safe, unique names.
+unzip -Z1 "$BUNDLE" >"$WORK/unzip-names" 2>/dev/null || { fail "archive: unzip cannot list the archive"; finish; }
+run_check "archive" helper listing "$BUNDLE" "$WORK/unzip-names" "$WORK/names" || finish
+
+# 2. Extract exactly the listed entries, each cut at the size the manifest lists (a bomb cannot run long).
+mkdir -p "$WORK/x"
+unzip -p "$BUNDLE" manifest.json | head -c 1048577 >"$WORK/x/manifest.json"
+run_check "manifest" helper manifest "$WORK/x/manifest.json" "$WORK/names" "$WORK/plan" "$WORK/sums" || finish
+while read -r size name; do
+  mkdir -p "$WORK/x/$(dirname "$name")"
+  unzip -p "$BUNDLE" "$name" | head -c "$((size + 1))" >"$WORK/x/$name"
+done <"$WORK/plan"
+unzip -p "$BUNDLE" attestation.json | head -c 65537 >"$WORK/x/attestation.json"
+unzip -p "$BUNDLE" rfc3161_timestamp.tsr | head -c 262145 >"$WORK/x/rfc3161_timestamp.tsr"
+
+# 3. Entry digests: sha256sum against the manifest.
+if out=$(cd "$WORK/x" && sha256sum --strict -c "$WORK/sums" 2>&1); then
+  pass "entries: every listed entry matches its SHA-256"
+else
+  fail "entries: SHA-256 mismatch"
+  printf '%s\n' "$out" | grep -v ': OK$' | sed -n '1,20s/^/      /p'
+fi
+
+# 4. Ed25519 signature over the manifest digest, with the public key you were given.
+if run_check "signature layout" helper jws "$WORK/x/attestation.json" "$WORK/x/manifest.json" "$PUBKEY" "$WORK"; then
+  if openssl pkeyutl -verify -pubin -inkey "$PUBKEY" -rawin -in "$WORK/jws.input" -sigfile "$WORK/jws.sig" >/dev/null 2>&1; then
+    pass "signature: Ed25519 JWS verifies with $PUBKEY"
+  else
+    fail "signature: Ed25519 JWS does not verify with $PUBKEY"
+  fi
+fi
+
+# 5. Timestamp over the manifest digest.
+DIGEST=$(sha256sum "$WORK/x/manifest.json" | cut -d' ' -f1)
+SIGNED_KIND=$(cat "$WORK/timestamp.kind" 2>/dev/null || echo "")
+if [ "$(head -c 19 "$WORK/x/rfc3161_timestamp.tsr")" = "SVC-RFC3161-STUB v1" ]; then
+  if [ "$SIGNED_KIND" != "stub" ]; then
+    fail "timestamp: the file is a stub but the attestation says \"$SIGNED_KIND\""
+  else
+    run_check "timestamp (stub)" helper stub "$WORK/x/rfc3161_timestamp.tsr" "$WORK/x/manifest.json"
+  fi
+elif [ "$SIGNED_KIND" != "rfc3161" ]; then
+  fail "timestamp: the file is a token but the attestation says \"$SIGNED_KIND\""
+elif [ -z "$TSAROOT" ]; then
+  fail "timestamp: an RFC 3161 token needs the TSA root certificate (third argument) to be trusted"
+elif out=$(openssl ts -verify -in "$WORK/x/rfc3161_timestamp.tsr" -digest "$DIGEST" -CAfile "$TSAROOT" 2>&1) &&
+  printf '%s' "$out" | grep -q 'Verification: OK'; then
+  info=$(openssl ts -reply -in "$WORK/x/rfc3161_timestamp.tsr" -text 2>/dev/null | sed -n 's/^Time stamp: /time /p; s/^TSA: /TSA /p' | tr '\n' ' ')
+  pass "timestamp: RFC 3161 token over the manifest digest chains to $TSAROOT; $info"
+else
+  fail "timestamp: openssl ts -verify refused the token"
+  printf '%s\n' "$out" | sed -n '1,5s/^/      /p'
+fi
+
+# 6. Records: strict envelope, RFC 8785 hash, chain links from the anchor hash to the head.
+if run_check "chain" helper chain "$WORK/x" "$WORK/x/manifest.json"; then
+  # 7. Anchors: each anchored head must equal the re-derived hash at its seq, and its token must verify.
+  if run_check "anchors (heads)" helper anchors "$WORK/x" "$WORK"; then
+    while read -r kind seq a b; do
+      if [ "$kind" = rfc3161 ]; then
+        if [ -z "$TSAROOT" ]; then
+          fail "anchor seq $seq: an RFC 3161 anchor needs the TSA root certificate to be trusted"
+        elif openssl ts -verify -in "$a" -digest "$b" -CAfile "$TSAROOT" 2>/dev/null | grep -q 'Verification: OK'; then
+          pass "anchor seq $seq: RFC 3161 token over the anchor statement"
+        else
+          fail "anchor seq $seq: openssl ts -verify refused the anchor token"
+        fi
+      elif openssl pkeyutl -verify -pubin -inkey "$PUBKEY" -rawin -in "$a" -sigfile "$b" >/dev/null 2>&1; then
+        pass "anchor seq $seq: Ed25519 checkpoint signed by $PUBKEY (the producer's word only)"
+      else
+        fail "anchor seq $seq: Ed25519 checkpoint does not verify with $PUBKEY"
+      fi
+    done <"$WORK/anchors.tasks"
+  fi
+fi
+finish
