@@ -29,6 +29,7 @@ export const migrationOrder: readonly string[] = [
   'pii/001-state',
   'scim/002-user-attribute-index',
   'cec/002-trusted-keys',
+  'audit/002-anchors',
 ];
 
 const defined: readonly Migration[] = [
