@@ -1,4 +1,5 @@
 import { auditMigrations } from '../audit/migrations.ts';
+import { clauseMigrations } from '../cec/clauses/migrations.ts';
 import { cecMigrations } from '../cec/migrations.ts';
 import { dpaMigrations } from '../cec/dpa/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
@@ -11,6 +12,7 @@ export const allMigrations: readonly Migration[] = [
   ...foundationMigrations,
   ...auditMigrations,
   ...cecMigrations,
+  ...clauseMigrations,
   ...dpaMigrations,
   ...identityMigrations,
   ...piiMigrations,
