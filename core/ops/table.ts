@@ -3,6 +3,7 @@ import { auditOps } from '../audit/ops.ts';
 import { cecOps } from '../cec/ops.ts';
 import { clauseOps } from '../cec/clauses/ops.ts';
 import { dpaOps } from '../cec/dpa/ops.ts';
+import { oscalOps } from '../cec/oscal/ops.ts';
 import { chatOps } from '../chat/ops.ts';
 import { apiKeyOps } from '../identity/api-keys/ops.ts';
 import { desktopLoginOps } from '../identity/oidc/desktop-login.ts';
@@ -27,6 +28,7 @@ export const operations = {
   ...cecOps,
   ...clauseOps,
   ...dpaOps,
+  ...oscalOps,
   ...scimOps,
   ...ssoOps,
   ...samlOps,

@@ -82,7 +82,12 @@ export const toAssessmentResults = (bundle: BundleContents) => {
           prop('record-count', count),
           ...(summary === undefined
             ? []
-            : [prop('series', summary.series), prop('passing', summary.passing), prop('failing', summary.failing), prop('no-outcome', summary.unknown)]),
+            : [
+                prop('series', summary.series),
+                prop('passing', summary.passing),
+                prop('failing', summary.failing),
+                prop('no-outcome', summary.unknown),
+              ]),
         ],
         methods: ['TEST'],
         'relevant-evidence': [bundleEvidence(`${key}/records.ndjson in the bundle`, `${key}/records.ndjson`)],

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.ts';
 import { appendEvidence } from '../../audit/store.ts';
+import { createTestServer } from '../../http/test-support.ts';
 import { SFCECClient } from '../client.ts';
 import { samplePayloads, tempApp } from '../test-support.ts';
 import { controlToken, toAssessmentResults } from './assessment-results.ts';
@@ -29,7 +30,9 @@ beforeAll(async () => {
     day('2026-01-12', 'gate_evaluations'),
     day('2026-01-13', 'bias_reports'),
   ]);
-  const bundle = await new SFCECClient({ app }).buildBundle('oscal', ['2026-01-01', '2026-01-31'], ['eu_ai_act', 'soc2'], { outputDir: dir });
+  const bundle = await new SFCECClient({ app }).buildBundle('oscal', ['2026-01-01', '2026-01-31'], ['eu_ai_act', 'soc2'], {
+    outputDir: dir,
+  });
   zipPath = bundle.zip_path;
 }, 60_000);
 afterAll(() => cleanup());
@@ -101,4 +104,42 @@ zout.close(); shutil.move(dst+'.tmp', dst)`,
     writeFileSync(notZip, 'hello');
     await expect(readVerifiedBundle(app, notZip)).rejects.toThrow(/not a readable ZIP/);
   });
+});
+
+describe('OSCAL export surfaces', () => {
+  const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'svc.js');
+
+  it('REST: GET /v1/risk/cec/{bundle_id}/oscal returns a valid document; unknown ids are 404', async () => {
+    const t = await createTestServer({ app });
+    try {
+      const bundles = await t.server.inject({ method: 'GET', url: '/v1/risk/cec?project_id=oscal', headers: t.auth() });
+      const id = (bundles.json() as { items: { bundle_id: string }[] }).items[0]?.bundle_id;
+      const res = await t.server.inject({ method: 'GET', url: `/v1/risk/cec/${String(id)}/oscal`, headers: t.auth() });
+      expect(res.statusCode).toBe(200);
+      expect(oscalErrors(res.json())).toEqual([]);
+      const missing = await t.server.inject({ method: 'GET', url: '/v1/risk/cec/cec-01J00000000000000000000000/oscal', headers: t.auth() });
+      expect(missing.statusCode).toBe(404);
+      const anonymous = await t.server.inject({ method: 'GET', url: `/v1/risk/cec/${String(id)}/oscal` });
+      expect(anonymous.statusCode).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('CLI: svc oscal BUNDLE.zip -o out.json writes a valid, private file; a missing file exits 2', () => {
+    const out = join(dir, 'out.json');
+    execFileSync(process.execPath, [bin, 'oscal', zipPath, '-o', out, '--key', 'test-signing-key-0123456789abcdef'], { encoding: 'utf8' });
+    expect(oscalErrors(JSON.parse(readFileSync(out, 'utf8')))).toEqual([]);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    let status = 0;
+    let stderr = '';
+    try {
+      execFileSync(process.execPath, [bin, 'oscal', join(dir, 'missing.zip'), '--key', 'k'], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (error) {
+      status = (error as { status: number }).status;
+      stderr = String((error as { stderr: string }).stderr);
+    }
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/Bundle file not found/);
+  }, 60_000);
 });

@@ -18,5 +18,7 @@ export const oscalValidator = (): ValidateFunction => {
 /** Schema errors of a document as readable lines (empty when it validates). */
 export const oscalErrors = (document: unknown): string[] => {
   const validate = oscalValidator();
-  return validate(document) ? [] : (validate.errors ?? []).slice(0, 20).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+  return validate(document)
+    ? []
+    : (validate.errors ?? []).slice(0, 20).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
 };
