@@ -12,6 +12,7 @@ import { samlOps } from '../identity/saml/ops.ts';
 import { scimOps } from '../identity/scim/ops.ts';
 import { ssoOps } from '../identity/sso/ops.ts';
 import { piiOps } from '../pii/ops.ts';
+import { postureOps } from '../posture/ops.ts';
 import { svcOps } from './svc-ops.ts';
 
 /**
@@ -29,6 +30,7 @@ export const operations = {
   ...clauseOps,
   ...dpaOps,
   ...oscalOps,
+  ...postureOps,
   ...scimOps,
   ...ssoOps,
   ...samlOps,

@@ -4,6 +4,7 @@ import { cecMigrations } from '../cec/migrations.ts';
 import { dpaMigrations } from '../cec/dpa/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
 import { piiMigrations } from '../pii/migrations.ts';
+import { postureMigrations } from '../posture/migrations.ts';
 import { foundationMigrations } from './foundation-migrations.ts';
 import type { Migration } from './db.ts';
 
@@ -16,4 +17,5 @@ export const allMigrations: readonly Migration[] = [
   ...dpaMigrations,
   ...identityMigrations,
   ...piiMigrations,
+  ...postureMigrations,
 ];
