@@ -8,7 +8,8 @@ import { getSamlConfig } from '../identity/saml/config.ts';
 
 export type Alert = {
   readonly severity: 'critical' | 'warning' | 'info';
-  readonly kind: 'failing_outcome' | 'stale_evidence' | 'api_key_expiry' | 'saml_certificate_expiry' | 'tsa';
+  /** chain_broken is raised by the Overview screen after it re-verifies the chain; the rest by the server. */
+  readonly kind: 'chain_broken' | 'failing_outcome' | 'stale_evidence' | 'api_key_expiry' | 'saml_certificate_expiry' | 'tsa';
   readonly message: string;
   /** Where the user acts on it (a hash route of the renderer). */
   readonly link: string;
