@@ -24,9 +24,10 @@ const models = [
 const round = (value: number, digits = 3) => Number(value.toFixed(digits));
 
 /**
- * Six months of evidence for three models, ending today: passing and failing outcomes of every key, a drift
- * that is resolved and one that is not, a rejected and an overridden gate, an accepted high risk, unredacted
- * PII in one source, and a month without drift monitoring (the gap a SOC 2 Type II period would show).
+ * Six months of evidence for three models, ending today. Failing now: fraud-detector's recall, an unresolved
+ * drift and a rejected release gate. Failed earlier and resolved since: a drift, a bias disparity, a critical
+ * risk, unredacted PII in one source. Also an overridden gate, an accepted high risk, and a month without drift
+ * monitoring (the coverage gap a SOC 2 Type II period shows).
  */
 export const generateSample = (now: Date): EvidenceInput[] => {
   const rnd = random(Number(now.toISOString().slice(0, 10).replaceAll('-', '')));
@@ -67,7 +68,8 @@ export const generateSample = (now: Date): EvidenceInput[] => {
           sample_size: 5000 + Math.floor(rnd() * 1000),
         });
       }
-      const disparity = round(model.id === 'support-assistant' && ago <= 1 ? 0.14 + rnd() * 0.02 : 0.03 + rnd() * 0.03);
+            // support-assistant's age-band disparity exceeded its threshold for two months, then was mitigated.
+      const disparity = round(model.id === 'support-assistant' && (ago === 2 || ago === 3) ? 0.14 + rnd() * 0.02 : 0.03 + rnd() * 0.03);
       add('bias_reports', at(10, 11), {
         model_id: model.id,
         model_version: model.version(m),
@@ -83,7 +85,8 @@ export const generateSample = (now: Date): EvidenceInput[] => {
         threshold: 0.1,
         passed: disparity <= 0.1,
       });
-      const level = model.id === 'support-assistant' ? 'high' : model.id === 'fraud-detector' && ago === 0 ? 'critical' : 'medium';
+            // support-assistant stays high risk, accepted by the CRO; fraud-detector was critical once, then mitigated.
+      const level = model.id === 'support-assistant' ? 'high' : model.id === 'fraud-detector' && ago === 2 ? 'critical' : 'medium';
       add('prri_records', at(12, 14), {
         model_id: model.id,
         model_version: model.version(m),
@@ -161,7 +164,7 @@ export const generateSample = (now: Date): EvidenceInput[] => {
     for (const [source, redacted] of [
       ['chat.filter', true],
       ['batch:loan-applications', true],
-      ['batch:support-tickets', ago > 0],
+      ['batch:support-tickets', ago !== 2],
     ] as const) {
       const email = 1 + Math.floor(rnd() * 4);
       const phone = Math.floor(rnd() * 3);
