@@ -50,7 +50,10 @@ test('overview: first run offers the sample; the sample fills chart, chain, heat
   await workbench.call('cec.buildBundle', { project_id: sample, date_range: [start, end], frameworks: ['eu_ai_act', 'soc2'] });
   await page.getByRole('link', { name: 'Bundles', exact: true }).click();
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: /^Export cec-.* as OSCAL$/ }).first().click();
+  await page
+    .getByRole('button', { name: /^Export cec-.* as OSCAL$/ })
+    .first()
+    .click();
   const file = await (await download).path();
   const document = JSON.parse(readFileSync(file, 'utf8')) as { 'assessment-results': { results: { findings: unknown[] }[] } };
   expect(oscalErrors(document)).toEqual([]);

@@ -68,7 +68,7 @@ export const generateSample = (now: Date): EvidenceInput[] => {
           sample_size: 5000 + Math.floor(rnd() * 1000),
         });
       }
-            // support-assistant's age-band disparity exceeded its threshold for two months, then was mitigated.
+      // support-assistant's age-band disparity exceeded its threshold for two months, then was mitigated.
       const disparity = round(model.id === 'support-assistant' && (ago === 2 || ago === 3) ? 0.14 + rnd() * 0.02 : 0.03 + rnd() * 0.03);
       add('bias_reports', at(10, 11), {
         model_id: model.id,
@@ -85,7 +85,7 @@ export const generateSample = (now: Date): EvidenceInput[] => {
         threshold: 0.1,
         passed: disparity <= 0.1,
       });
-            // support-assistant stays high risk, accepted by the CRO; fraud-detector was critical once, then mitigated.
+      // support-assistant stays high risk, accepted by the CRO; fraud-detector was critical once, then mitigated.
       const level = model.id === 'support-assistant' ? 'high' : model.id === 'fraud-detector' && ago === 2 ? 'critical' : 'medium';
       add('prri_records', at(12, 14), {
         model_id: model.id,
