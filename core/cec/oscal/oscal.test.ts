@@ -141,5 +141,6 @@ describe('OSCAL export surfaces', () => {
     }
     expect(status).toBe(2);
     expect(stderr).toMatch(/Bundle file not found/);
-  }, 60_000);
+    // Two real processes starting through tsx: generous for a loaded CI machine.
+  }, 180_000);
 });
