@@ -105,7 +105,7 @@ export const toAssessmentResults = (bundle: BundleContents) => {
         ? `Evidence in ${entry.evidence_count} record(s).`
         : failed.length === 0
           ? 'Every primary key has records, passing latest outcomes and the required cadence.'
-          : failed.map((reason) => `${reason.schema_key} (${reason.relationship}): ${reason.message}`).join(' ');
+          : `${failed.map((reason) => `${reason.schema_key} (${reason.relationship}): ${reason.message}`).join('; ')}.`;
     const related = entry.evidence.map((item) => observationOf.get(item.schema_key)).filter((uuid): uuid is string => uuid !== undefined);
     return {
       uuid: id(`finding:${token}`),

@@ -247,6 +247,13 @@ export const FrameworksScreen = () => {
               </tr>
             </thead>
             <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={5} className="muted">
+                    No clause of {summary.name} has this status for the chosen project and dates.
+                  </td>
+                </tr>
+              ) : null}
               {rows.map((entry) => {
                 const open = expanded === entry.clause_id;
                 return (
