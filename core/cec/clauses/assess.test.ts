@@ -77,6 +77,14 @@ describe('outcome rules read from the store (one per schema key)', () => {
     expect(assessEvidence(app, { projectId: project }).drift_events).toMatchObject({ series: 3, failing: 1 });
   });
 
+  it('reuses an aggregate while the chain head is unchanged and recomputes after an append', () => {
+    add('drift_events', '2026-07-01T00:00:00.000Z', drift('income', true));
+    const first = assessEvidence(app, { projectId: project });
+    expect(assessEvidence(app, { projectId: project })).toBe(first);
+    add('drift_events', '2026-07-02T00:00:00.000Z', drift('income', false));
+    expect(assessEvidence(app, { projectId: project }).drift_events).toMatchObject({ count: 2, failing: 0, resolved: 1 });
+  });
+
   it('agrees with a plain in-memory oracle for any sequence of drift results (property)', () => {
     fc.assert(
       fc.property(

@@ -25,6 +25,9 @@ export type KeyEvidence = {
 };
 export type EvidenceAssessment = Readonly<Record<EvidenceKey, KeyEvidence>>;
 
+/** Assessments kept per app (oldest dropped first). */
+const cacheEntries = 32;
+
 /** How many failing (or outcome-less) records a reason names; the counts are always complete. */
 export const sampleSize = 10;
 
@@ -122,11 +125,23 @@ const assessKey = (app: App, key: EvidenceKey, projectId: string, start: string,
  */
 export const assessEvidence = (app: App, q: { projectId: string; from?: string; to?: string }): EvidenceAssessment => {
   const { start, end } = dayBounds(q.from, q.to);
+  // The chain head hash covers every record of the project, so it keys the cache exactly: any append (or a
+  // dropped chain) changes it. Large projects are aggregated once per change, not once per screen load.
+  const head = app.db
+    .prepare<[string], { head_hash: string }>('SELECT head_hash FROM audit_chain_heads WHERE project_id = ?')
+    .get(q.projectId);
+  const cacheKey = `${q.projectId}\n${head?.head_hash ?? ''}\n${start}\n${end}`;
+  const cache = service(app, 'clauses.assessCache', () => new Map<string, EvidenceAssessment>());
+  const cached = cache.get(cacheKey);
+  if (cached !== undefined) return cached;
   const months = service(app, 'clauses.assess', statements).months.all(q.projectId, start, end);
-  return Object.fromEntries(schemaKeys.map((key) => [key, assessKey(app, key, q.projectId, start, end, months)])) as Record<
+  const assessment = Object.fromEntries(schemaKeys.map((key) => [key, assessKey(app, key, q.projectId, start, end, months)])) as Record<
     EvidenceKey,
     KeyEvidence
   >;
+  if (cache.size >= cacheEntries) cache.delete(cache.keys().next().value ?? '');
+  cache.set(cacheKey, assessment);
+  return assessment;
 };
 
 /** Record counts per key of an assessment (the spec's record_counts shape). */
