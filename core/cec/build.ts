@@ -8,7 +8,8 @@ import { SFCECBuildError } from '../errors.ts';
 import { createAttestation } from './attestation.ts';
 import { bundleFileName, pathInside } from './bundle-path.ts';
 import { chainProofChunks } from './chain-proof.ts';
-import { computeClauseMap, type FrameworkId } from './clauses/index.ts';
+import type { FrameworkId } from './clauses/index.ts';
+import { projectClauseMap } from './clauses/clause-map.ts';
 import { attestationKey } from './ed25519.ts';
 import { HashingZip, single } from './hashing-zip.ts';
 import { manifestBytes, manifestVersion, sha256, signManifest } from './manifest.ts';
@@ -90,13 +91,12 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
     zip.add(
       'clause_map.json',
       single(() =>
+        // schema_version 2: outcome- and cadence-aware statuses with reasons (docs/clause-mapping.md).
         JSON.stringify({
-          schema_version: 1,
-          project_id: params.projectId,
+          schema_version: 2,
+          ...projectClauseMap(app, { projectId: params.projectId, from, to, frameworks: params.frameworks }),
           date_range: { from, to },
           record_counts: counts,
-          frameworks: params.frameworks,
-          entries: computeClauseMap(params.frameworks, counts),
         }),
       ),
       jsonLevel,
