@@ -13,6 +13,8 @@ export type ProgressEvent = {
   readonly done: number;
   readonly total: number | null;
   readonly message: string;
+  /** Who started the operation: only they (and admins) receive its events over HTTP. */
+  readonly actorId?: string;
 };
 export type AppEvents = { progress: ProgressEvent };
 export type AppEventName = keyof AppEvents;

@@ -6,6 +6,7 @@ import { issueSessionJwt, type SessionClaims, webSessionSeconds } from '../ident
 import { validateApiKey } from '../identity/api-keys/service.ts';
 import type { Actor } from '../ops/define.ts';
 import { clearedSessionCookie, sessionCookie } from './cookies.ts';
+import { publicRoute } from './route-policy.ts';
 
 const loginTokenTtlMs = 10 * 60 * 1000;
 
@@ -60,7 +61,7 @@ export const registerWebLogin = (
   startWebSession: StartWebSession,
   secure: boolean,
 ): void => {
-  fastify.get<{ Querystring: { token?: string } }>('/login', async (request, reply) => {
+  fastify.get<{ Querystring: { token?: string } }>('/login', { config: publicRoute('html') }, async (request, reply) => {
     const token = request.query.token;
     if (typeof token === 'string' && token.length <= 200 && consumeLoginToken(app, token)) {
       await startWebSession(reply, { sub: 'local-admin', tier: 'admin', amr: 'local' });
@@ -77,7 +78,7 @@ export const registerWebLogin = (
       );
   });
 
-  fastify.post('/auth/login', async (request, reply) => {
+  fastify.post('/auth/login', { config: publicRoute('envelope') }, async (request, reply) => {
     const parsed = z.object({ api_key: z.string().max(200) }).safeParse(request.body);
     const key = parsed.success ? validateApiKey(app, parsed.data.api_key) : null;
     if (key === null) {
@@ -94,12 +95,12 @@ export const registerWebLogin = (
     return reply.send({ ok: true, value: { tier: key.tier } });
   });
 
-  fastify.post('/auth/logout', async (_request, reply) => {
+  fastify.post('/auth/logout', { config: publicRoute('envelope') }, async (_request, reply) => {
     reply.header('Set-Cookie', clearedSessionCookie(secure));
     return reply.send({ ok: true, value: null });
   });
 
-  fastify.get('/auth/session', async (request) => {
+  fastify.get('/auth/session', { config: publicRoute('error') }, async (request) => {
     const actor = actorOf(request);
     const settings = app.settings.get();
     return {

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { App } from '../app.ts';
 import { AppError } from '../errors.ts';
 import type { Actor, OpContext, OpResult, Operation } from './define.ts';
-import { tierAtLeast } from './define.ts';
+import { authorizeActor } from './authorize.ts';
 import { isOpName, operations } from './table.ts';
 
 export type CallContext = {
@@ -28,14 +28,8 @@ export const lookupOp = (name: unknown): AnyOperation => {
   return operations[name] as unknown as AnyOperation;
 };
 
-export const authorize = (op: AnyOperation, actor: Actor): void => {
-  if (op.tier === 'public') return;
-  if (actor.kind === 'anonymous') throw new AppError('UNAUTHENTICATED', 'Authentication required');
-  if (op.scope !== undefined && actor.scopes.includes(op.scope)) return;
-  if (!tierAtLeast(actor.tier, op.tier)) {
-    throw new AppError('FORBIDDEN', `This operation needs the ${op.tier} tier; the credential has ${actor.tier}`);
-  }
-};
+export const authorize = (op: AnyOperation, actor: Actor): void =>
+  authorizeActor(op.scope === undefined ? { tier: op.tier } : { tier: op.tier, scope: op.scope }, actor);
 
 /** Anything thrown becomes an AppError; unknown errors are logged with their stack and hidden behind a generic message. */
 export const toAppError = (error: unknown, ctx: { app: App; op: string }): AppError => {
@@ -61,7 +55,8 @@ export const invoke = async (name: unknown, input: unknown, call: CallContext): 
     actor: call.actor,
     log,
     signal: call.signal ?? new AbortController().signal,
-    progress: (done, total, message = '') => call.app.events.emit('progress', { requestId, op: opName, done, total, message }),
+    progress: (done, total, message = '') =>
+      call.app.events.emit('progress', { requestId, op: opName, done, total, message, actorId: call.actor.id }),
   };
   const started = performance.now();
   try {

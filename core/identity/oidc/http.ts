@@ -1,4 +1,5 @@
 import type { ProtocolRoutes } from '../../http/protocol-routes.ts';
+import { publicRoute } from '../../http/route-policy.ts';
 import { sendLoginError, sendLoginSuccess } from '../saml/login-pages.ts';
 import { oidcError } from './discovery.ts';
 import { completeOidcLogin, exchangeOidcCode, oidcAuthorize } from './service.ts';
@@ -7,7 +8,7 @@ type CallbackQuery = { code?: string; state?: string; iss?: string; error?: stri
 
 /** OIDC login for the web workbench: start at the provider, come back to the callback, get a session cookie. */
 export const oidcRoutes: ProtocolRoutes = async (fastify, { app, origin, startWebSession }) => {
-  fastify.get('/oidc/login', async (request, reply) => {
+  fastify.get('/oidc/login', { config: publicRoute('html') }, async (request, reply) => {
     try {
       const { authorization_url } = await oidcAuthorize(app, {}, { origin: origin() });
       return reply.redirect(authorization_url, 302);
@@ -16,7 +17,7 @@ export const oidcRoutes: ProtocolRoutes = async (fastify, { app, origin, startWe
     }
   });
 
-  fastify.get<{ Querystring: CallbackQuery }>('/oidc/callback', async (request, reply) => {
+  fastify.get<{ Querystring: CallbackQuery }>('/oidc/callback', { config: publicRoute('html') }, async (request, reply) => {
     const { code, state, iss, error, error_description } = request.query;
     try {
       if (typeof error === 'string') {
