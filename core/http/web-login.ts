@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { type App, service } from '../app.ts';
 import { issueSessionJwt, type SessionClaims, webSessionSeconds } from '../identity/api-keys/jwt.ts';
 import { validateApiKey } from '../identity/api-keys/service.ts';
+import { revokeWorkbenchSession } from '../identity/sessions/store.ts';
 import type { Actor } from '../ops/define.ts';
 import { clearedSessionCookie, sessionCookie } from './cookies.ts';
 import { publicRoute } from './route-policy.ts';
@@ -91,11 +92,14 @@ export const registerWebLogin = (
         error: { code: 'FORBIDDEN', message: 'This server requires single sign-on; only an admin key may sign in directly' },
       });
     }
-    await startWebSession(reply, { sub: key.owner_user_id ?? key.id, tier: key.tier, scopes: key.scopes, sid: key.id, amr: 'apikey' });
+    await startWebSession(reply, { sub: key.owner_user_id ?? key.id, tier: key.tier, scopes: key.scopes, origin: key.id, amr: 'apikey' });
     return reply.send({ ok: true, value: { tier: key.tier } });
   });
 
-  fastify.post('/auth/logout', { config: publicRoute('envelope') }, async (_request, reply) => {
+  fastify.post('/auth/logout', { config: publicRoute('envelope') }, async (request, reply) => {
+    // Logout ends the session itself, not only the cookie: a copied cookie or token stops working too.
+    const actor = actorOf(request);
+    if (actor.kind === 'session') revokeWorkbenchSession(app, actor.id);
     reply.header('Set-Cookie', clearedSessionCookie(secure));
     return reply.send({ ok: true, value: null });
   });

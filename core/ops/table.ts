@@ -9,6 +9,7 @@ import { desktopLoginOps } from '../identity/oidc/desktop-login.ts';
 import { oidcOps } from '../identity/oidc/ops.ts';
 import { samlOps } from '../identity/saml/ops.ts';
 import { scimOps } from '../identity/scim/ops.ts';
+import { sessionOps } from '../identity/sessions/ops.ts';
 import { ssoOps } from '../identity/sso/ops.ts';
 import { piiOps } from '../pii/ops.ts';
 import { svcOps } from './svc-ops.ts';
@@ -29,6 +30,7 @@ export const operations = {
   ...dpaOps,
   ...scimOps,
   ...ssoOps,
+  ...sessionOps,
   ...samlOps,
   ...oidcOps,
   ...desktopLoginOps,

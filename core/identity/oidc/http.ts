@@ -31,7 +31,7 @@ export const oidcRoutes: ProtocolRoutes = async (fastify, { app, origin, startWe
       }
       const login = await exchangeOidcCode(app, { code, state, iss });
       const { result, sessionId, tier } = await completeOidcLogin(app, login);
-      await startWebSession(reply, { sub: result.subject, email: result.email, tier, sid: sessionId, amr: 'oidc' });
+      await startWebSession(reply, { sub: result.subject, email: result.email, tier, origin: sessionId, amr: 'oidc' });
       return sendLoginSuccess(reply, request.headers.accept, '/', {
         subject: result.subject,
         email: result.email,

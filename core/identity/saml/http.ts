@@ -40,7 +40,7 @@ export const samlRoutes: ProtocolRoutes = async (fastify, { app, origin, startWe
           return reply.code(400).send({ error: 'missing_field: SAMLResponse' });
         }
         const login = await samlLogin(app, body.SAMLResponse, { origin: origin() });
-        await startWebSession(reply, { sub: login.subject, email: login.email, tier: login.tier, sid: login.session_id, amr: 'saml' });
+        await startWebSession(reply, { sub: login.subject, email: login.email, tier: login.tier, origin: login.session_id, amr: 'saml' });
         const { subject, email, session_jwt } = login;
         return sendLoginSuccess(reply, request.headers.accept, safeReturnPath(body.RelayState), { subject, email, session_jwt });
       } catch (error) {

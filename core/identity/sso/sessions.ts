@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { SFIdentityError } from '../../errors.ts';
-import { registerSessionLiveness } from '../api-keys/jwt.ts';
+import { registerOriginLiveness } from '../sessions/store.ts';
 import { newId } from '../scim/ids.ts';
 
 /** Spec 2.5 SSOSession. */
@@ -147,5 +147,5 @@ export const listSessions = (app: App, query: SessionListQuery = {}): SSOSession
   return rows.map(toSession);
 };
 
-// JWTs issued for an SSO session (claim sid = sso-...) die with the session.
-registerSessionLiveness('sso-', isSessionActive);
+// Workbench sessions started from an SSO session die with it.
+registerOriginLiveness('sso-', isSessionActive);
