@@ -20,4 +20,13 @@ export const sessionMigrations: readonly Migration[] = [
         CREATE INDEX sessions_expires ON sessions (expires_at);
       `),
   },
+  {
+    // A login started in a browser completes only in that browser: the hash of a cookie value it holds.
+    id: 'sessions/002-login-browser-binding',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE oidc_pending ADD COLUMN browser_binding TEXT;
+        ALTER TABLE saml_requests ADD COLUMN browser_binding TEXT;
+      `),
+  },
 ];

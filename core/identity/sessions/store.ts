@@ -52,6 +52,10 @@ export const createSession = (
   return { ...row, status: 'active' };
 };
 
+/** The key or SSO session a session was started from (null for the one-time link or an unknown id). */
+export const sessionOrigin = (app: App, id: string): string | null =>
+  (app.db.prepare('SELECT origin FROM sessions WHERE id = ?').get(id) as { origin: string | null } | undefined)?.origin ?? null;
+
 /** Live = not revoked, not expired, and the key or SSO session it came from is live too. */
 export const isSessionLive = (app: App, id: string): boolean => {
   const row = app.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
