@@ -5,6 +5,7 @@ import { createSettingsService, type SettingsService } from './config/settings.t
 import type { Logger } from './log.ts';
 import { silentLogger } from './log.ts';
 import { type Db, openDatabase } from './store/db.ts';
+import { securePrivateTree } from './store/private-files.ts';
 
 /** What long operations report while they run; the renderer shows it as progress. */
 export type ProgressEvent = {
@@ -67,6 +68,7 @@ export type CreateAppOptions = {
 
 export const createApp = (options: CreateAppOptions): App => {
   const memory = options.dataDir === ':memory:';
+  if (!memory) securePrivateTree(options.dataDir, options.log ?? silentLogger());
   const db = openDatabase(memory ? ':memory:' : join(options.dataDir, 'workbench.db'));
   const env = options.env ?? process.env;
   const secrets = options.secrets ?? (memory ? memorySecretStore() : fileSecretStore(options.dataDir));
