@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
-import { join } from 'node:path';
 import { fileSecretStore, memorySecretStore, type SecretStore } from './config/secret-store.ts';
 import { createSettingsService, type SettingsService } from './config/settings.ts';
 import type { Logger } from './log.ts';
 import { silentLogger } from './log.ts';
 import { type Db, openDatabase } from './store/db.ts';
 import { securePrivateTree } from './store/private-files.ts';
+import { databaseFile } from './store/snapshot.ts';
 
 /** What long operations report while they run; the renderer shows it as progress. */
 export type ProgressEvent = {
@@ -69,7 +69,7 @@ export type CreateAppOptions = {
 export const createApp = (options: CreateAppOptions): App => {
   const memory = options.dataDir === ':memory:';
   if (!memory) securePrivateTree(options.dataDir, options.log ?? silentLogger());
-  const db = openDatabase(memory ? ':memory:' : join(options.dataDir, 'workbench.db'));
+  const db = openDatabase(memory ? ':memory:' : databaseFile(options.dataDir));
   const env = options.env ?? process.env;
   const secrets = options.secrets ?? (memory ? memorySecretStore() : fileSecretStore(options.dataDir));
   const services = new Map<string, unknown>();
