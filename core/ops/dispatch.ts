@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { App } from '../app.ts';
-import { AppError } from '../errors.ts';
+import { AppError, describeZodError } from '../errors.ts';
 import type { Actor, OpContext, OpResult, Operation } from './define.ts';
 import { authorizeActor } from './authorize.ts';
 import { isOpName, operations } from './table.ts';
@@ -16,12 +16,7 @@ export type CallContext = {
 
 type AnyOperation = Operation<z.ZodType, unknown>;
 
-/** A short, safe summary of why input failed its schema: paths and messages, never the values. */
-export const describeZodError = (error: z.ZodError): string =>
-  error.issues
-    .slice(0, 5)
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
+export { describeZodError };
 
 export const lookupOp = (name: unknown): AnyOperation => {
   if (!isOpName(name)) throw new AppError('NOT_FOUND', `Unknown operation: ${String(name).slice(0, 100)}`);

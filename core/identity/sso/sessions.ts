@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { SFIdentityError } from '../../errors.ts';
+import { describeZodError, SFIdentityError } from '../../errors.ts';
 import { registerOriginLiveness } from '../sessions/store.ts';
 import { newId } from '../scim/ids.ts';
 
@@ -48,8 +48,7 @@ const toSession = (row: Row): SSOSession => ({
   revoked: row.revoked === 1,
 });
 
-const invalid = (error: z.ZodError): SFIdentityError =>
-  new SFIdentityError(error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '), { cause: error });
+const invalid = (error: z.ZodError): SFIdentityError => new SFIdentityError(describeZodError(error, 20), { cause: error });
 
 /** The SCIM user a subject names (by userName, case-insensitively), if provisioned. */
 const provisionedUser = (app: App, subject: string): { id: string; active: number } | undefined =>
