@@ -4,7 +4,7 @@ import { app as electronApp, BrowserWindow, ipcMain, protocol, safeStorage, sess
 import { createApp } from '../core/app.ts';
 import { startListener, type Listener } from '../core/http/listen.ts';
 import { createLogger } from '../core/log.ts';
-import { usePrivateUmask } from '../core/store/private-files.ts';
+import { applyPrivateUmask } from '../core/store/private-files.ts';
 import { eventsChannel, registerOps } from './ipc/register-ops.ts';
 import { rendererResponder } from './renderer-protocol.ts';
 import { desktopSecretStore } from './secrets.ts';
@@ -13,7 +13,7 @@ import { appOrigin, appScheme, isSafeExternalUrl, isTrustedRendererUrl, windowOp
 // Electron main: thin by design. All product logic is in core/; this file wires it to a window.
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '..', 'renderer', 'dist');
-usePrivateUmask();
+applyPrivateUmask();
 const log = createLogger({ name: 'svc-desktop' });
 
 protocol.registerSchemesAsPrivileged([{ scheme: appScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);

@@ -6,7 +6,7 @@ import type { Logger } from '../log.ts';
 export const privateUmask = 0o077;
 
 /** Sets the process umask; every entry point (svc CLI and serve, the Electron main process) calls it first. */
-export const usePrivateUmask = (): void => {
+export const applyPrivateUmask = (): void => {
   process.umask(privateUmask);
 };
 
