@@ -27,7 +27,8 @@ test('login CSRF: a callback URL from the attacker’s login fails in the victim
   await page.goto(callbackUrl);
   await expect(page.getByRole('alert')).toContainText('another browser');
 
-  // Still the victim's own admin session, not the attacker's account.
+  // Still the victim's own admin session, not the attacker's free-tier account.
   const session = await page.evaluate(async () => (await fetch('/auth/session')).json());
-  expect(session).toMatchObject({ authenticated: true, subject: 'local-admin', tier: 'admin' });
+  expect(session).toMatchObject({ authenticated: true, tier: 'admin' });
+  expect(session.subject).not.toBe('bob');
 });
