@@ -5,6 +5,7 @@ import { dpaMigrations } from './cec/dpa/migrations.ts';
 import { apiKeyMigrations } from './identity/api-keys/migrations.ts';
 import { samlOidcMigrations } from './identity/saml/migrations.ts';
 import { scimMigrations } from './identity/scim/migrations.ts';
+import { sessionMigrations } from './identity/sessions/migrations.ts';
 import { ssoMigrations } from './identity/sso/migrations.ts';
 import { piiMigrations } from './pii/migrations.ts';
 import { postureMigrations } from './posture/migrations.ts';
@@ -33,6 +34,9 @@ export const migrationOrder: readonly string[] = [
   'cec/002-trusted-keys',
   'clauses/001-cadences',
   'posture/001-samples',
+  'sessions/001-sessions',
+  'sessions/002-login-browser-binding',
+  'audit/002-clear-persistent-staging',
 ];
 
 const defined: readonly Migration[] = [
@@ -47,6 +51,7 @@ const defined: readonly Migration[] = [
   ...piiMigrations,
   ...clauseMigrations,
   ...postureMigrations,
+  ...sessionMigrations,
 ];
 
 /** Each id of `order` resolved to its migration; throws when an id is missing, repeated or not ordered. */

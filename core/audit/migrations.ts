@@ -40,4 +40,9 @@ export const auditMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    // Staging moved to a per-connection TEMP table (import.ts); rows that killed imports left here go.
+    id: 'audit/002-clear-persistent-staging',
+    up: (db) => db.exec('DELETE FROM main.audit_staging'),
+  },
 ];

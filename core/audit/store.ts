@@ -43,6 +43,8 @@ const statements = (db: Db) => ({
   ),
 });
 export type AuditStatements = ReturnType<typeof statements>;
+/** The same statements on another connection (a read snapshot). */
+export const auditStatementsFor = (db: Db): AuditStatements => statements(db);
 export const auditStatements = (app: App): AuditStatements => service(app, 'audit.statements', () => statements(app.db));
 
 const isUniqueViolation = (error: unknown): boolean =>
@@ -169,8 +171,8 @@ export const dayBounds = (from?: string, to?: string): { start: string; end: str
 export function* iterateEvidence(
   app: App,
   q: { projectId: string; from?: string; to?: string; schemaKey?: SchemaKey },
+  st: AuditStatements = auditStatements(app),
 ): IterableIterator<EvidenceRecord> {
-  const st = auditStatements(app);
   const { start, end } = dayBounds(q.from, q.to);
   const key = q.schemaKey ?? '';
   let after = 0;

@@ -65,12 +65,16 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
   const generatedAt = app.now().toISOString();
   const [from, to] = params.range;
   mkdirSync(params.outputDir, { recursive: true });
-  const finalPath = pathInside(params.outputDir, bundleFileName(params.projectId, params.range));
+  // Each bundle in its own directory: project ids that differ only in characters the file name drops
+  // (`proj_x`, `proj:x`) get the same spec file name, and must neither collide nor replace each other.
+  const bundleDir = pathInside(params.outputDir, bundleId);
+  const finalPath = pathInside(bundleDir, bundleFileName(params.projectId, params.range));
   const workDir = pathInside(params.outputDir, `.${bundleId}.parts`);
   const total = Object.values(countEvidence(app, { projectId: params.projectId, from, to })).reduce((a, b) => a + b, 0);
   const key = await attestationKey(app);
   const hmacId = hmacKeyId(params.hmacKey);
   mkdirSync(workDir, { mode: 0o700 });
+  mkdirSync(bundleDir, { mode: 0o700 });
   try {
     const segment = await collectSegment(app, params.projectId, params.range, workDir, (done, message) =>
       params.onProgress?.(done, total, message),
@@ -172,6 +176,7 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
       size_bytes: statSync(finalPath).size,
     };
   } catch (error) {
+    rmSync(bundleDir, { recursive: true, force: true });
     if (error instanceof SFCECBuildError) throw error;
     throw new SFCECBuildError(error instanceof Error ? error.message : String(error), { cause: error });
   } finally {

@@ -11,6 +11,7 @@ import { desktopLoginOps } from '../identity/oidc/desktop-login.ts';
 import { oidcOps } from '../identity/oidc/ops.ts';
 import { samlOps } from '../identity/saml/ops.ts';
 import { scimOps } from '../identity/scim/ops.ts';
+import { sessionOps } from '../identity/sessions/ops.ts';
 import { ssoOps } from '../identity/sso/ops.ts';
 import { piiOps } from '../pii/ops.ts';
 import { postureOps } from '../posture/ops.ts';
@@ -34,6 +35,7 @@ export const operations = combine(
   postureOps,
   scimOps,
   ssoOps,
+  sessionOps,
   samlOps,
   oidcOps,
   desktopLoginOps,
