@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { checksOf, type Def, defOf, lengthBounds, numberCheck, refinements, stringCheck } from './fast-checks.ts';
 
 /**
  * A compiled fast path for the evidence schemas (issue 12): the zod parse cost ~12 µs a record on ingest.
@@ -7,12 +8,13 @@ import type { z } from 'zod';
  * it can PROVE zod would accept the value and return an equal one, and `undefined` otherwise ("let zod decide").
  * Callers run the zod schema whenever the fast path says `undefined`, so acceptance and error messages are zod's
  * by construction; the fast path only has to be sound, never complete. It is conservative on purpose: plain
- * objects only, no symbols, no `__proto__`/`constructor` keys, no transforms that would change a value (a
- * `.trim()` that trims bails), well-formed strings only, bounded depth. core/audit/fast-payload.test.ts checks
- * it against zod and the `canonicalize` package on generated valid and invalid payloads.
+ * objects only, no symbols in records, no `__proto__`/`constructor` keys, no transforms that would change a
+ * value (a `.trim()` that trims bails), well-formed strings only, bounded depth. core/audit/fast-payload.test.ts
+ * checks it against zod and the `canonicalize` package on generated valid and invalid payloads.
  *
  * Compilation reads zod's definitions, so the schemas stay the one place the rules are written; a schema part
- * this compiler does not understand throws at start-up (a test compiles every payload schema).
+ * this compiler does not understand throws at start-up (a test compiles every payload schema). Validation and
+ * JCS writing are one walk into one parts buffer joined once: no intermediate strings, little garbage.
  */
 declare global {
   // ES2024, present in Node 20; the project's TypeScript lib is older.
@@ -22,21 +24,11 @@ declare global {
 }
 
 export type FastEmit = (value: unknown) => string | undefined;
-type Node = (value: unknown, depth: number) => string | undefined;
+/** Writes the JCS of `value` into `out` and returns true, or returns false (the caller discards `out`). */
+type Node = (value: unknown, depth: number, out: string[]) => boolean;
 
 /** Deeper values go to zod and jcs (which own the nesting limit); evidence payloads are shallow. */
 const maxFastDepth = 16;
-
-type Def = {
-  type: string;
-  checks?: { _zod: { def: CheckDef } }[];
-  [key: string]: unknown;
-};
-type CheckDef = { check: string; [key: string]: unknown };
-type AnySchema = { _zod: { def: Def } };
-
-const defOf = (schema: unknown): Def => (schema as AnySchema)._zod.def;
-const checksOf = (def: Def): CheckDef[] => (def.checks ?? []).map((check) => check._zod.def);
 
 /** An object zod and JSON treat alike: Object.prototype or null prototype (symbol keys are checked where they matter). */
 export const isPlain = (value: unknown): value is Record<string, unknown> => {
@@ -44,177 +36,94 @@ export const isPlain = (value: unknown): value is Record<string, unknown> => {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 };
+const isPlainArray = (value: unknown): value is unknown[] => Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
 /** Keys that make zod copy differently from JSON (prototype setter, isPlainObject's constructor probe). */
 const awkwardKey = (key: string): boolean => key === '__proto__' || key === 'constructor';
 
-/** Code points of a well-formed string (zod measures lengths in code points). */
-const codePoints = (text: string): number => {
-  let count = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff) count -= 1;
-  }
-  return count;
-};
-
 /**
- * The JSON string literal of a well-formed string (what JSON.stringify and JCS write), undefined for a lone
+ * Writes the JSON string literal of a well-formed string (what JSON.stringify and JCS write); false for a lone
  * surrogate. Strings with nothing to escape (the usual case) skip the native call.
  */
-const quote = (text: string): string | undefined => {
+const quote = (text: string, out: string[]): boolean => {
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
     if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) {
-      return text.isWellFormed() ? JSON.stringify(text) : undefined;
+      if (!text.isWellFormed()) return false;
+      out.push(JSON.stringify(text));
+      return true;
     }
   }
-  return `"${text}"`;
+  out.push('"', text, '"');
+  return true;
+};
+
+/** `[a,b]` of an array's items, each through `item`. */
+const writeArray = (value: unknown[], depth: number, out: string[], item: Node): boolean => {
+  out.push('[');
+  for (let i = 0; i < value.length; i++) {
+    if (i > 0) out.push(',');
+    if (!item(value[i], depth + 1, out)) return false;
+  }
+  out.push(']');
+  return true;
 };
 
 /** Pure JSON data (z.unknown()): strings, finite numbers, booleans, null, arrays and plain objects of those. */
-const jsonData: Node = (value, depth) => {
+const jsonData: Node = (value, depth, out) => {
   switch (typeof value) {
     case 'string':
-      return quote(value);
+      return quote(value, out);
     case 'number':
-      return Number.isFinite(value) ? `${value}` : undefined;
+      out.push(`${value}`);
+      return Number.isFinite(value);
     case 'boolean':
-      return value ? 'true' : 'false';
-    case 'object': {
-      if (value === null) return 'null';
-      if (depth >= maxFastDepth) return undefined;
-      if (Array.isArray(value)) {
-        if (Object.getPrototypeOf(value) !== Array.prototype) return undefined;
-        let out = '[';
-        for (let i = 0; i < value.length; i++) {
-          const item = jsonData(value[i], depth + 1);
-          if (item === undefined) return undefined;
-          out += i === 0 ? item : `,${item}`;
-        }
-        return `${out}]`;
+      out.push(value ? 'true' : 'false');
+      return true;
+    case 'object':
+      if (value === null) {
+        out.push('null');
+        return true;
       }
-      return sortedObject(value, depth, () => true, jsonData, true);
-    }
+      if (depth >= maxFastDepth) return false;
+      if (isPlainArray(value)) return writeArray(value, depth, out, jsonData);
+      return writeSorted(value, depth, out, anyKey, jsonData, true);
     default:
-      return undefined;
+      return false;
   }
 };
+const anyKey = (): boolean => true;
 
 /**
  * `{"k":v,...}` with keys in UTF-16 order (JCS). `undefinedOk`: an undefined value is left out, as JSON does
- * (free JSON and z.unknown() values); otherwise it bails, because a typed value schema rejects undefined.
+ * (free JSON and z.unknown() values); otherwise it fails, because a typed value schema rejects undefined.
  */
-const sortedObject = (
+const writeSorted = (
   value: object,
   depth: number,
+  out: string[],
   keyOk: (key: string) => boolean,
   item: Node,
   undefinedOk: boolean,
-): string | undefined => {
+): boolean => {
   // Symbol keys: JSON skips them, a zod record rejects them.
-  if (!isPlain(value) || Object.getOwnPropertySymbols(value).length > 0) return undefined;
-  const keys = Object.keys(value).sort();
-  let out = '{';
-  for (const key of keys) {
-    if (awkwardKey(key) || !keyOk(key)) return undefined;
-    const raw = (value as Record<string, unknown>)[key];
+  if (!isPlain(value) || Object.getOwnPropertySymbols(value).length > 0) return false;
+  out.push('{');
+  let first = true;
+  for (const key of Object.keys(value).sort()) {
+    if (awkwardKey(key) || !keyOk(key)) return false;
+    const raw = value[key];
     if (raw === undefined) {
       if (undefinedOk) continue;
-      return undefined;
-    }
-    const text = item(raw, depth + 1);
-    const name = quote(key);
-    if (text === undefined || name === undefined) return undefined;
-    out += `${out.length > 1 ? ',' : ''}${name}:${text}`;
-  }
-  return `${out}}`;
-};
-
-/** An array's min/max length checks as numbers. */
-const lengthBounds = (checks: CheckDef[]): { min: number; max: number } => {
-  let min = 0;
-  let max = Number.POSITIVE_INFINITY;
-  for (const check of checks) {
-    if (check.check === 'min_length') min = Math.max(min, check.minimum as number);
-    else if (check.check === 'max_length') max = Math.min(max, check.maximum as number);
-    else throw new TypeError(`fast path: unsupported length check ${check.check}`);
-  }
-  return { min, max };
-};
-
-/** A string's checks as plain data, so one monomorphic function tests them all. */
-const stringNode = (def: Def): ((text: string) => boolean) => {
-  let min = 0;
-  let max = Number.POSITIVE_INFINITY;
-  const patterns: RegExp[] = [];
-  const overwrites: ((text: string) => unknown)[] = [];
-  const all = [...(typeof def.check === 'string' ? [def as unknown as CheckDef] : []), ...checksOf(def)];
-  for (const check of all) {
-    if (check.check === 'overwrite') overwrites.push(check.tx as (text: string) => unknown);
-    else if (check.check === 'min_length') min = Math.max(min, check.minimum as number);
-    else if (check.check === 'max_length') max = Math.min(max, check.maximum as number);
-    else if (check.check === 'string_format') {
-      const pattern = check.pattern as RegExp | undefined;
-      if (!(pattern instanceof RegExp) || pattern.global || pattern.sticky || !['regex', 'datetime'].includes(check.format as string)) {
-        throw new TypeError(`fast path: unsupported string format ${String(check.format)}`);
-      }
-      patterns.push(pattern);
-    } else throw new TypeError(`fast path: unsupported string check ${check.check}`);
-  }
-  // Lengths in code points like zod: UTF-16 length bounds them (cp <= units <= 2 cp), so most strings need no count.
-  return (text) => {
-    const units = text.length;
-    if (units < min || (units < 2 * min && codePoints(text) < min)) return false;
-    if (units > max && codePoints(text) > max) return false;
-    for (const tx of overwrites) if (tx(text) !== text) return false;
-    for (const pattern of patterns) if (!pattern.test(text)) return false;
-    return true;
-  };
-};
-
-/** A number's checks as bounds: finite always (zod 4 rejects NaN and infinities), safe integer for z.int(). */
-const numberNode = (def: Def): ((n: number) => boolean) => {
-  if (def.format !== undefined && def.format !== 'safeint')
-    throw new TypeError(`fast path: unsupported number format ${String(def.format)}`);
-  const integer = def.format === 'safeint';
-  let low = Number.NEGATIVE_INFINITY;
-  let lowInclusive = true;
-  let high = Number.POSITIVE_INFINITY;
-  let highInclusive = true;
-  for (const check of checksOf(def)) {
-    if (typeof check.value !== 'number') throw new TypeError('fast path: non-numeric bound');
-    const value = check.value;
-    const inclusive = check.inclusive === true;
-    if (check.check === 'greater_than') {
-      // The tighter bound wins; at equal bounds, exclusive wins.
-      if (value > low) [low, lowInclusive] = [value, inclusive];
-      else if (value === low) lowInclusive &&= inclusive;
-    } else if (check.check === 'less_than') {
-      if (value < high) [high, highInclusive] = [value, inclusive];
-      else if (value === high) highInclusive &&= inclusive;
-    } else throw new TypeError(`fast path: unsupported number check ${check.check}`);
-  }
-  return (n) =>
-    Number.isFinite(n) &&
-    (!integer || Number.isSafeInteger(n)) &&
-    (lowInclusive ? n >= low : n > low) &&
-    (highInclusive ? n <= high : n < high);
-};
-
-/** Refinements (`.refine`): run on the input, which equals zod's output whenever the fast path accepts. */
-const refinements = (def: Def, allowed: boolean): ((value: unknown) => boolean) => {
-  const fns = checksOf(def).map((check) => {
-    if (!allowed || check.check !== 'custom' || typeof check.fn !== 'function')
-      throw new TypeError(`fast path: unsupported check ${check.check}`);
-    return check.fn as (value: unknown) => unknown;
-  });
-  return (value) => {
-    try {
-      return fns.every((fn) => fn(value) === true);
-    } catch {
       return false;
     }
-  };
+    if (!first) out.push(',');
+    first = false;
+    if (!quote(key, out)) return false;
+    out.push(':');
+    if (!item(raw, depth + 1, out)) return false;
+  }
+  out.push('}');
+  return true;
 };
 
 const objectNode = (def: Def): Node => {
@@ -225,25 +134,27 @@ const objectNode = (def: Def): Node => {
     .map((key) => {
       const field = defOf(shape[key]);
       const optional = field.type === 'optional';
-      return { key, prefix: `${JSON.stringify(key)}:`, optional, node: compileNode(optional ? field.innerType : shape[key]) };
+      return { key, name: JSON.stringify(key), optional, node: compileNode(optional ? field.innerType : shape[key]) };
     });
   const known = new Set(fields.map((field) => field.key));
   const refined = refinements(def, true);
-  return (value, depth) => {
-    if (!isPlain(value) || depth >= maxFastDepth) return undefined;
-    for (const key in value) if (!known.has(key)) return undefined;
-    let out = '{';
+  return (value, depth, out) => {
+    if (!isPlain(value) || depth >= maxFastDepth) return false;
+    for (const key in value) if (!known.has(key)) return false;
+    out.push('{');
+    let first = true;
     for (const field of fields) {
       const item = value[field.key];
       if (item === undefined) {
         if (field.optional) continue;
-        return undefined;
+        return false;
       }
-      const text = field.node(item, depth + 1);
-      if (text === undefined) return undefined;
-      out += `${out.length > 1 ? ',' : ''}${field.prefix}${text}`;
+      out.push(first ? field.name : `,${field.name}`, ':');
+      first = false;
+      if (!field.node(item, depth + 1, out)) return false;
     }
-    return refined(value) ? `${out}}` : undefined;
+    out.push('}');
+    return refined(value);
   };
 };
 
@@ -251,58 +162,59 @@ function compileNode(schema: unknown): Node {
   const def = defOf(schema);
   switch (def.type) {
     case 'string': {
-      const ok = stringNode(def);
-      return (value) => (typeof value === 'string' && ok(value) ? quote(value) : undefined);
+      const ok = stringCheck(def);
+      return (value, _depth, out) => typeof value === 'string' && ok(value) && quote(value, out);
     }
     case 'number': {
-      const ok = numberNode(def);
-      return (value) => (typeof value === 'number' && ok(value) ? `${value}` : undefined);
+      const ok = numberCheck(def);
+      return (value, _depth, out) => {
+        if (typeof value !== 'number' || !ok(value)) return false;
+        out.push(`${value}`);
+        return true;
+      };
     }
     case 'boolean':
       refinements(def, false);
-      return (value) => (value === true ? 'true' : value === false ? 'false' : undefined);
+      return (value, _depth, out) => {
+        if (typeof value !== 'boolean') return false;
+        out.push(value ? 'true' : 'false');
+        return true;
+      };
     case 'enum': {
       const values = new Set(Object.values(def.entries as Record<string, unknown>));
-      return (value) => (typeof value === 'string' && values.has(value) ? quote(value) : undefined);
+      return (value, _depth, out) => typeof value === 'string' && values.has(value) && quote(value, out);
     }
     case 'unknown':
       return jsonData;
     case 'union': {
       const options = (def.options as unknown[]).map(compileNode);
-      return (value, depth) => {
+      return (value, depth, out) => {
+        const mark = out.length;
         for (const option of options) {
-          const text = option(value, depth);
-          if (text !== undefined) return text;
+          if (option(value, depth, out)) return true;
+          out.length = mark;
         }
-        return undefined;
+        return false;
       };
     }
     case 'array': {
       const element = compileNode(def.element);
       const { min, max } = lengthBounds(checksOf(def));
-      return (value, depth) => {
-        if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype || depth >= maxFastDepth) return undefined;
-        if (value.length < min || value.length > max) return undefined;
-        let out = '[';
-        for (let i = 0; i < value.length; i++) {
-          const item = element(value[i], depth + 1);
-          if (item === undefined) return undefined;
-          out += i === 0 ? item : `,${item}`;
-        }
-        return `${out}]`;
-      };
+      return (value, depth, out) =>
+        isPlainArray(value) && depth < maxFastDepth && value.length >= min && value.length <= max && writeArray(value, depth, out, element);
     }
     case 'record': {
       const keyDef = defOf(def.keyType);
       if (keyDef.type !== 'string') throw new TypeError('fast path: only string record keys');
       refinements(def, false);
-      const keyOk = stringNode(keyDef);
+      const keyOk = stringCheck(keyDef);
       const valueNode = compileNode(def.valueType);
       const undefinedOk = defOf(def.valueType).type === 'unknown';
-      return (value, depth) =>
-        depth >= maxFastDepth || typeof value !== 'object' || value === null
-          ? undefined
-          : sortedObject(value, depth, keyOk, valueNode, undefinedOk);
+      return (value, depth, out) =>
+        depth < maxFastDepth &&
+        typeof value === 'object' &&
+        value !== null &&
+        writeSorted(value, depth, out, keyOk, valueNode, undefinedOk);
     }
     case 'object':
       return objectNode(def);
@@ -314,7 +226,13 @@ function compileNode(schema: unknown): Node {
 /** Compiles a zod schema into its fast path (see the module comment). Throws on schema parts it cannot prove. */
 export const compileFast = (schema: z.ZodType): FastEmit => {
   const node = compileNode(schema);
-  return (value) => node(value, 0);
+  const out: string[] = [];
+  return (value) => {
+    out.length = 0;
+    const text = node(value, 0, out) ? out.join('') : undefined;
+    out.length = 0;
+    return text;
+  };
 };
 
 /** A compiled check of one object field's value (the envelope's ids and timestamp); absent passes when optional. */
@@ -322,5 +240,10 @@ export const compileFieldCheck = (schema: z.ZodType): ((value: unknown) => boole
   const def = defOf(schema);
   const optional = def.type === 'optional';
   const node = compileNode(optional ? def.innerType : schema);
-  return (value) => (value === undefined ? optional : node(value, 0) !== undefined);
+  const out: string[] = [];
+  return (value) => {
+    if (value === undefined) return optional;
+    out.length = 0;
+    return node(value, 0, out);
+  };
 };
