@@ -13,8 +13,8 @@ export type DeflatedFile = {
   readonly compressedSize: number;
 };
 
-/** Text is encoded and handed to the deflater in pieces of about this many characters. */
-const flushChars = 1 << 20;
+/** Text is encoded into buffers of this many bytes and handed to the deflater one buffer at a time. */
+const chunkBytes = 1 << 20;
 
 /**
  * An append-only ZIP entry body compressed while it is written: text is buffered, encoded, hashed (SHA-256 and
@@ -28,8 +28,8 @@ export class DeflatingFile {
   readonly #hash = createHash('sha256');
   #crc = 0;
   #size = 0;
-  #parts: string[] = [];
-  #buffered = 0;
+  #chunk = Buffer.allocUnsafe(chunkBytes);
+  #used = 0;
 
   constructor(
     readonly path: string,
@@ -40,17 +40,29 @@ export class DeflatingFile {
     this.#written.catch(() => undefined); // surfaced by drained() and finish()
   }
 
+  /** Appends text, UTF-8 encoded straight into the current chunk (no joined copy of the text). */
   write(text: string): void {
-    this.#parts.push(text);
-    this.#buffered += text.length;
-    if (this.#buffered >= flushChars) this.#flush();
+    // A UTF-16 unit is at most 3 UTF-8 bytes: if it cannot fit for sure, flush first (or encode it on its own).
+    if (this.#used + text.length * 3 > chunkBytes) {
+      this.#flush();
+      if (text.length * 3 > chunkBytes) {
+        this.#deliver(Buffer.from(text, 'utf8'));
+        return;
+      }
+    }
+    this.#used += this.#chunk.write(text, this.#used, 'utf8');
   }
 
   #flush(): void {
-    if (this.#parts.length === 0) return;
-    const bytes = Buffer.from(this.#parts.join(''), 'utf8');
-    this.#parts = [];
-    this.#buffered = 0;
+    if (this.#used === 0) return;
+    const bytes = this.#chunk.subarray(0, this.#used);
+    // The deflater keeps the buffer until it has compressed it, so the next text goes into a fresh one.
+    this.#chunk = Buffer.allocUnsafe(chunkBytes);
+    this.#used = 0;
+    this.#deliver(bytes);
+  }
+
+  #deliver(bytes: Buffer): void {
     this.#hash.update(bytes);
     this.#crc = crc32(bytes, this.#crc);
     this.#size += bytes.length;

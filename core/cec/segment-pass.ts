@@ -8,7 +8,9 @@ import { chainProofHead, chainProofTail } from './chain-proof.ts';
 import { type DeflatedFile, DeflatingFile } from './deflating-file.ts';
 import type { DateRange } from './types.ts';
 
-const pageSize = 2_000;
+/** Rows per read: small pages die young, which keeps garbage collection cheap. */
+const pageSize = 500;
+const pagesPerYield = 4;
 const progressEvery = 25_000;
 
 /** One NDJSON line from a stored row; the payload column already holds JCS text, so it is copied verbatim. */
@@ -83,6 +85,7 @@ export const collectSegment = async (
 
   try {
     let after = 0;
+    let pages = 0;
     for (;;) {
       const rows = st.byRange.all(projectId, after, start, end, '', '', pageSize);
       for (const row of rows) {
@@ -98,7 +101,9 @@ export const collectSegment = async (
       const last = rows.at(-1);
       if (last === undefined || rows.length < pageSize) break;
       after = last.seq;
-      // Let timers and I/O run between pages (an in-process build must not freeze the app), and let the
+      pages += 1;
+      if (pages % pagesPerYield !== 0) continue;
+      // Let timers and I/O run now and then (an in-process build must not freeze the app), and let the
       // deflaters catch up so memory stays flat.
       await new Promise((resolve) => setImmediate(resolve));
       for (const file of all) await file.drained();

@@ -26,7 +26,9 @@ const needsZip64 = (entry: ContainerEntry, offset: number, force: boolean): bool
 
 /** MS-DOS date and time fields in local time, clamped to 1980-2107, as yazl and zip(1) write them. */
 const dosTime = (mtime: Date): { date: number; time: number } => {
-  const clamped = new Date(Math.min(Math.max(mtime.getTime(), new Date(1980, 0, 1).getTime()), new Date(2107, 11, 31, 23, 59, 58).getTime()));
+  const clamped = new Date(
+    Math.min(Math.max(mtime.getTime(), new Date(1980, 0, 1).getTime()), new Date(2107, 11, 31, 23, 59, 58).getTime()),
+  );
   return {
     date: (clamped.getDate() & 0x1f) | (((clamped.getMonth() + 1) & 0xf) << 5) | (((clamped.getFullYear() - 1980) & 0x7f) << 9),
     time: Math.floor(clamped.getSeconds() / 2) | ((clamped.getMinutes() & 0x3f) << 5) | ((clamped.getHours() & 0x1f) << 11),
