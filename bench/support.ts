@@ -28,6 +28,8 @@ export const load = async (
 
 export const printRow = (label: string, value: string): void => console.log(`${label.padEnd(48)} ${value}`);
 export const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
+/** How a bench prints an aim: `met` or `MISSED`, so a missed aim stands out in `npm run bench`. */
+export const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
 
 /** Peak resident set size of this process so far, in MB. */
 export const peakRssMb = (): number => process.resourceUsage().maxRSS / 1024;
