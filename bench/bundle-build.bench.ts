@@ -19,7 +19,7 @@ import { iterateEvidence } from '../core/audit/store.ts';
 import { schemaKeys } from '../core/audit/types.ts';
 import { SFCECClient } from '../core/cec/client.ts';
 import { exampleRange, seedExamples } from '../core/cec/test-support.ts';
-import { peakRssMb, printRow, ratio, verdict } from './support.ts';
+import { peakRssMb, printRow, ratio, verdict } from './report.ts';
 
 const env = { SVC_SIGNING_KEY: 'bench-signing-key-0123456789abcdef' };
 const projectId = 'bench';

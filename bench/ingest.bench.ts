@@ -20,7 +20,7 @@ import { appendEvidence } from '../core/audit/store.ts';
 import { schemaKeys } from '../core/audit/types.ts';
 import type { EvidenceInput, SchemaKey } from '../core/audit/types.ts';
 import { verifyChain } from '../core/audit/verify.ts';
-import { printRow, verdict } from './support.ts';
+import { printRow, verdict } from './report.ts';
 
 const sizes = (process.env.BENCH_RECORDS ?? '50000,200000').split(',').map(Number);
 let total = 0;
