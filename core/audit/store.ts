@@ -78,7 +78,7 @@ export const writeChain = (
         heads.set(input.project_id, head);
       }
       const seq = head.seq + 1;
-      // One flat record literal per input (no spread copies): this loop runs once per ingested record.
+      // One flat record per input, completed in place for the caller (no spread copies): this runs per record.
       const envelope = {
         seq,
         record_id: input.record_id,
@@ -117,17 +117,7 @@ export const writeChain = (
       options.onWritten?.(input.project_id, seq, hash);
       if (options.collect) {
         const payload = input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>);
-        out.push({
-          seq,
-          record_id: input.record_id,
-          project_id: input.project_id,
-          schema_key: input.schema_key,
-          timestamp: input.timestamp,
-          recorded_at: recordedAt,
-          payload,
-          prev_hash: envelope.prev_hash,
-          hash,
-        });
+        out.push(Object.assign(envelope, { payload, hash }));
       }
       index += 1;
     }

@@ -25,6 +25,15 @@ const needsZip64 = (entry: ContainerEntry, offset: number, force: boolean): bool
   force || entry.size >= max32 || entry.compressedSize >= max32 || offset >= max32;
 
 /** MS-DOS date and time fields in local time, clamped to 1980-2107, as yazl and zip(1) write them. */
+/** The ZIP64 extended information extra field: 8-byte sizes (and offset), in the order APPNOTE 4.5.3 fixes. */
+const zip64Extra = (values: readonly number[]): Buffer => {
+  const extra = Buffer.alloc(4 + 8 * values.length);
+  extra.writeUInt16LE(zip64ExtraId, 0);
+  extra.writeUInt16LE(8 * values.length, 2);
+  values.forEach((value, i) => extra.writeBigUInt64LE(BigInt(value), 4 + 8 * i));
+  return extra;
+};
+
 const dosTime = (mtime: Date): { date: number; time: number } => {
   const clamped = new Date(
     Math.min(Math.max(mtime.getTime(), new Date(1980, 0, 1).getTime()), new Date(2107, 11, 31, 23, 59, 58).getTime()),
@@ -39,13 +48,7 @@ const dosTime = (mtime: Date): { date: number; time: number } => {
 export const localHeader = (entry: ContainerEntry, offset: number, mtime: Date, forceZip64 = false): Buffer => {
   const name = Buffer.from(entry.name, 'utf8');
   const zip64 = needsZip64(entry, offset, forceZip64);
-  const extra = zip64 ? Buffer.alloc(20) : Buffer.alloc(0);
-  if (zip64) {
-    extra.writeUInt16LE(zip64ExtraId, 0);
-    extra.writeUInt16LE(16, 2);
-    extra.writeBigUInt64LE(BigInt(entry.size), 4);
-    extra.writeBigUInt64LE(BigInt(entry.compressedSize), 12);
-  }
+  const extra = zip64 ? zip64Extra([entry.size, entry.compressedSize]) : Buffer.alloc(0);
   const { date, time } = dosTime(mtime);
   const header = Buffer.alloc(30);
   header.writeUInt32LE(0x04034b50, 0);
@@ -66,14 +69,7 @@ export const localHeader = (entry: ContainerEntry, offset: number, mtime: Date, 
 export const centralHeader = (entry: ContainerEntry, offset: number, mtime: Date, forceZip64 = false): Buffer => {
   const name = Buffer.from(entry.name, 'utf8');
   const zip64 = needsZip64(entry, offset, forceZip64);
-  const extra = zip64 ? Buffer.alloc(28) : Buffer.alloc(0);
-  if (zip64) {
-    extra.writeUInt16LE(zip64ExtraId, 0);
-    extra.writeUInt16LE(24, 2);
-    extra.writeBigUInt64LE(BigInt(entry.size), 4);
-    extra.writeBigUInt64LE(BigInt(entry.compressedSize), 12);
-    extra.writeBigUInt64LE(BigInt(offset), 20);
-  }
+  const extra = zip64 ? zip64Extra([entry.size, entry.compressedSize, offset]) : Buffer.alloc(0);
   const { date, time } = dosTime(mtime);
   const header = Buffer.alloc(46);
   header.writeUInt32LE(0x02014b50, 0);
