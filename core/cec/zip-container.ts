@@ -30,7 +30,7 @@ const zip64Extra = (values: readonly number[]): Buffer => {
   const extra = Buffer.alloc(4 + 8 * values.length);
   extra.writeUInt16LE(zip64ExtraId, 0);
   extra.writeUInt16LE(8 * values.length, 2);
-  values.forEach((value, i) => extra.writeBigUInt64LE(BigInt(value), 4 + 8 * i));
+  for (const [i, value] of values.entries()) extra.writeBigUInt64LE(BigInt(value), 4 + 8 * i);
   return extra;
 };
 
