@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DeflatingFile } from './deflating-file.ts';
 import { HashingZip, single } from './hashing-zip.ts';
 import { defaultVerifyLimits } from './verify-limits.ts';
-import { listEntries, openArchive } from './zip-reader.ts';
+import { readEntry } from './zip-reader.ts';
+import { openStrictZip } from './zip-strict.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -56,7 +57,7 @@ print(json.dumps({i.filename: [i.compress_type, i.file_size, hashlib.sha256(z.re
 `;
 
 describe('ZIP container writer (pre-deflated entries)', () => {
-  it.each([false, true])('writes an archive unzip, zipinfo, python zipfile and our reader accept (zip64 forced: %s)', async (zip64) => {
+  it.each([false, true])('writes an archive unzip, zipinfo, python zipfile and our strict reader accept (zip64 forced: %s)', async (zip64) => {
     const { path, contents, digests } = await build(zip64);
     const sha = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
     for (const [name, text] of Object.entries(contents)) {
@@ -80,10 +81,16 @@ describe('ZIP container writer (pre-deflated entries)', () => {
       'stored.tsr': [0, digests['stored.tsr']?.size, digests['stored.tsr']?.sha256],
     });
 
-    const archive = await openArchive(path);
-    const entries = await listEntries(archive, defaultVerifyLimits);
-    archive.close();
-    expect(entries.map((entry) => entry.name)).toEqual(Object.keys(contents));
+    // The verifier's strict reader: end records, tiling, local/central agreement, ZIP64 fields, CRC.
+    const archive = openStrictZip(path, defaultVerifyLimits);
+    try {
+      expect([...archive.files.keys()]).toEqual(Object.keys(contents));
+      for (const [name, entry] of archive.files) {
+        expect((await readEntry(archive, entry, 16 << 20)).toString('utf8')).toBe(contents[name]);
+      }
+    } finally {
+      archive.close();
+    }
   });
 
   it('leaves no archive behind when an entry fails', async () => {
