@@ -57,41 +57,44 @@ print(json.dumps({i.filename: [i.compress_type, i.file_size, hashlib.sha256(z.re
 `;
 
 describe('ZIP container writer (pre-deflated entries)', () => {
-  it.each([false, true])('writes an archive unzip, zipinfo, python zipfile and our strict reader accept (zip64 forced: %s)', async (zip64) => {
-    const { path, contents, digests } = await build(zip64);
-    const sha = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
-    for (const [name, text] of Object.entries(contents)) {
-      expect(digests[name]).toEqual({ sha256: sha(text), size: Buffer.byteLength(text) });
-    }
-
-    expect(execFileSync('unzip', ['-t', path]).toString()).toContain('No errors detected');
-    const listing = execFileSync('zipinfo', [path]).toString();
-    expect(listing).toMatch(/-rw-r--r--.*defN.*big\/records\.ndjson/);
-    expect(listing).toMatch(/stor.*stored\.tsr/);
-    expect(listing).toContain('4 files');
-    expect(execFileSync('unzip', ['-p', path, 'big/records.ndjson'], { maxBuffer: 16 << 20 }).toString()).toBe(
-      contents['big/records.ndjson'],
-    );
-
-    const seen = JSON.parse(execFileSync('python3', ['-c', python, path]).toString()) as Record<string, [number, number, string]>;
-    expect(seen).toEqual({
-      'big/records.ndjson': [8, digests['big/records.ndjson']?.size, digests['big/records.ndjson']?.sha256],
-      'empty/records.ndjson': [8, 0, sha('')],
-      'small.json': [8, digests['small.json']?.size, digests['small.json']?.sha256],
-      'stored.tsr': [0, digests['stored.tsr']?.size, digests['stored.tsr']?.sha256],
-    });
-
-    // The verifier's strict reader: end records, tiling, local/central agreement, ZIP64 fields, CRC.
-    const archive = openStrictZip(path, defaultVerifyLimits);
-    try {
-      expect([...archive.files.keys()]).toEqual(Object.keys(contents));
-      for (const [name, entry] of archive.files) {
-        expect((await readEntry(archive, entry, 16 << 20)).toString('utf8')).toBe(contents[name]);
+  it.each([false, true])(
+    'writes an archive unzip, zipinfo, python zipfile and our strict reader accept (zip64 forced: %s)',
+    async (zip64) => {
+      const { path, contents, digests } = await build(zip64);
+      const sha = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+      for (const [name, text] of Object.entries(contents)) {
+        expect(digests[name]).toEqual({ sha256: sha(text), size: Buffer.byteLength(text) });
       }
-    } finally {
-      archive.close();
-    }
-  });
+
+      expect(execFileSync('unzip', ['-t', path]).toString()).toContain('No errors detected');
+      const listing = execFileSync('zipinfo', [path]).toString();
+      expect(listing).toMatch(/-rw-r--r--.*defN.*big\/records\.ndjson/);
+      expect(listing).toMatch(/stor.*stored\.tsr/);
+      expect(listing).toContain('4 files');
+      expect(execFileSync('unzip', ['-p', path, 'big/records.ndjson'], { maxBuffer: 16 << 20 }).toString()).toBe(
+        contents['big/records.ndjson'],
+      );
+
+      const seen = JSON.parse(execFileSync('python3', ['-c', python, path]).toString()) as Record<string, [number, number, string]>;
+      expect(seen).toEqual({
+        'big/records.ndjson': [8, digests['big/records.ndjson']?.size, digests['big/records.ndjson']?.sha256],
+        'empty/records.ndjson': [8, 0, sha('')],
+        'small.json': [8, digests['small.json']?.size, digests['small.json']?.sha256],
+        'stored.tsr': [0, digests['stored.tsr']?.size, digests['stored.tsr']?.sha256],
+      });
+
+      // The verifier's strict reader: end records, tiling, local/central agreement, ZIP64 fields, CRC.
+      const archive = openStrictZip(path, defaultVerifyLimits);
+      try {
+        expect([...archive.files.keys()]).toEqual(Object.keys(contents));
+        for (const [name, entry] of archive.files) {
+          expect((await readEntry(archive, entry, 16 << 20)).toString('utf8')).toBe(contents[name]);
+        }
+      } finally {
+        archive.close();
+      }
+    },
+  );
 
   it('leaves no archive behind when an entry fails', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-zip-'));
