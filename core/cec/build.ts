@@ -1,4 +1,4 @@
-import { createReadStream, mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { ulid } from 'ulid';
 import type { App } from '../app.ts';
 import { jcs } from '../audit/chain.ts';
@@ -7,7 +7,6 @@ import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import { SFCECBuildError } from '../errors.ts';
 import { createAttestation } from './attestation.ts';
 import { bundleFileName, pathInside } from './bundle-path.ts';
-import { chainProofChunks } from './chain-proof.ts';
 import type { FrameworkId } from './clauses/index.ts';
 import { projectClauseMap } from './clauses/clause-map.ts';
 import { attestationKey } from './ed25519.ts';
@@ -52,8 +51,6 @@ export const recordsEntry = (key: SchemaKey): string => `${key}/records.ndjson`;
 export const defaultRecordsLevel = 1;
 const jsonLevel = 6;
 
-const fileChunks = (path: string) => () => createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>;
-
 /**
  * Writes a bundle ZIP. One pass over the chain segment (records to per-key temp files, witnesses, chain
  * verification), then the entries stream into the ZIP in order: folders, chain proof, clause map, VERIFY.md,
@@ -76,7 +73,8 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
   mkdirSync(workDir, { mode: 0o700 });
   mkdirSync(bundleDir, { mode: 0o700 });
   try {
-    const segment = await collectSegment(app, params.projectId, params.range, workDir, (done, message) =>
+    const level = params.compressionLevel ?? defaultRecordsLevel;
+    const segment = await collectSegment(app, params.projectId, params.range, workDir, level, (done, message) =>
       params.onProgress?.(done, total, message),
     );
     const counts = segment.counts;
@@ -89,9 +87,8 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
       return manifestDigest;
     };
 
-    const level = params.compressionLevel ?? defaultRecordsLevel;
-    for (const schemaKey of schemaKeys) zip.add(recordsEntry(schemaKey), fileChunks(segment.recordFiles[schemaKey]), level);
-    zip.add('chain_proof.json', () => chainProofChunks(params.projectId, segment), level);
+    for (const schemaKey of schemaKeys) zip.addDeflated(recordsEntry(schemaKey), async () => segment.recordFiles[schemaKey]);
+    zip.addDeflated('chain_proof.json', async () => segment.chainProof);
     zip.add(
       'clause_map.json',
       single(() =>
