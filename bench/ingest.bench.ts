@@ -1,8 +1,9 @@
 /**
- * Evidence ingest vs a raw SQLite insert of the same rows (issue 4, "Measured").
+ * Evidence ingest vs a raw SQLite insert of the same rows (issue 4 "Measured", issue 12 deliverable 1), at two
+ * sizes to show how the cost grows.
  *
- *   node --import tsx bench/ingest.bench.ts                  # 100k records
- *   BENCH_RECORDS=1000000 node --import tsx bench/ingest.bench.ts
+ *   node --import tsx bench/ingest.bench.ts                              # 50k and 200k records (npm run bench)
+ *   BENCH_RECORDS=100000,1000000 node --import tsx bench/ingest.bench.ts # the issue's sizes
  *
  * Both sides write to a fresh data dir with the same schema, indexes and pragmas (WAL, synchronous=FULL), in
  * transactions of BENCH_BATCH rows. Raw: a prepared INSERT of ready-made rows (payload JSON and a hash string
@@ -19,8 +20,10 @@ import { appendEvidence } from '../core/audit/store.ts';
 import { schemaKeys } from '../core/audit/types.ts';
 import type { EvidenceInput, SchemaKey } from '../core/audit/types.ts';
 import { verifyChain } from '../core/audit/verify.ts';
+import { printRow, verdict } from './report.ts';
 
-const total = Number(process.env.BENCH_RECORDS ?? 100_000);
+const sizes = (process.env.BENCH_RECORDS ?? '50000,200000').split(',').map(Number);
+let total = 0;
 const batchSize = Number(process.env.BENCH_BATCH ?? 5_000);
 const projectId = 'bench';
 const start = Date.UTC(2026, 0, 1);
@@ -105,24 +108,31 @@ const ours = async (): Promise<Timing & { verifyMs: number }> => {
     sampleRss();
   }
   const t = performance.now();
-  const verdict = await verifyChain(app, projectId);
+  const checked = await verifyChain(app, projectId);
   const verifyMs = performance.now() - t;
-  if (!verdict.valid || verdict.head_seq !== total) throw new Error(`chain check failed: ${JSON.stringify(verdict)}`);
+  if (!checked.valid || checked.head_seq !== total) throw new Error(`chain check failed: ${JSON.stringify(checked)}`);
   app.close();
   rmSync(dir, { recursive: true, force: true });
   return { ...timing, verifyMs };
 };
 
 const perSecond = (ms: number): string => `${Math.round(total / (ms / 1000)).toLocaleString('en-US')} rec/s`;
-
-const rawTime = raw();
-const chain = await ours();
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-console.log(`ingest bench: ${total.toLocaleString('en-US')} records, six schema keys, batches of ${batchSize}`);
-console.log(`  raw SQLite insert      ${seconds(rawTime.ms)}  ${perSecond(rawTime.ms)}  (CPU ${seconds(rawTime.cpuMs)})`);
-console.log(`  appendEvidence (chain) ${seconds(chain.ms)}  ${perSecond(chain.ms)}  (CPU ${seconds(chain.cpuMs)})`);
-console.log(
-  `  ratio (raw time / chain time) ${(rawTime.ms / chain.ms).toFixed(2)}x wall, ${(rawTime.cpuMs / chain.cpuMs).toFixed(2)}x CPU   (aim >= 0.5x)`,
-);
-console.log(`  verifyChain            ${seconds(chain.verifyMs)}  ${perSecond(chain.verifyMs)}`);
-console.log(`  peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+
+for (const size of sizes) {
+  total = size;
+  peakRss = 0;
+  const rawTime = raw();
+  const chain = await ours();
+  const wall = rawTime.ms / chain.ms;
+  const cpu = rawTime.cpuMs / chain.cpuMs;
+  console.log(`ingest: ${total.toLocaleString('en-US')} records, six schema keys, batches of ${batchSize}`);
+  printRow('  raw SQLite insert (baseline)', `${seconds(rawTime.ms)}  ${perSecond(rawTime.ms)}  (CPU ${seconds(rawTime.cpuMs)})`);
+  printRow('  appendEvidence (chain)', `${seconds(chain.ms)}  ${perSecond(chain.ms)}  (CPU ${seconds(chain.cpuMs)})`);
+  printRow(
+    '  ratio raw / chain (aim >= 0.5x)',
+    `${wall.toFixed(2)}x wall ${verdict(wall >= 0.5)}, ${cpu.toFixed(2)}x CPU ${verdict(cpu >= 0.5)}`,
+  );
+  printRow('  verifyChain', `${seconds(chain.verifyMs)}  ${perSecond(chain.verifyMs)}`);
+  printRow('  peak RSS', `${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+}

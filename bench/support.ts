@@ -26,11 +26,7 @@ export const load = async (
   };
 };
 
-export const printRow = (label: string, value: string): void => console.log(`${label.padEnd(48)} ${value}`);
-export const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
-
-/** Peak resident set size of this process so far, in MB. */
-export const peakRssMb = (): number => process.resourceUsage().maxRSS / 1024;
+export { peakRssMb, printRow, ratio, verdict } from './report.ts';
 
 /**
  * The real server on a free loopback port, plus a trivial route at `baselinePath` that answers without auth,

@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { join } from 'node:path';
 import { envSetting } from './config/env-settings.ts';
 import { fileSecretStore, memorySecretStore, type SecretStore } from './config/secret-store.ts';
 import { createSettingsService, type SettingsService } from './config/settings.ts';
@@ -7,6 +6,8 @@ import type { Logger } from './log.ts';
 import { silentLogger } from './log.ts';
 import { migrations } from './migrations.ts';
 import { type Db, openDatabase } from './store/db.ts';
+import { securePrivateTree } from './store/private-files.ts';
+import { databaseFile } from './store/snapshot.ts';
 
 /** What long operations report while they run; the renderer shows it as progress. */
 export type ProgressEvent = {
@@ -15,6 +16,8 @@ export type ProgressEvent = {
   readonly done: number;
   readonly total: number | null;
   readonly message: string;
+  /** Who started the operation: only they (and admins) receive its events over HTTP. */
+  readonly actorId?: string;
 };
 export type AppEvents = { progress: ProgressEvent };
 export type AppEventName = keyof AppEvents;
@@ -67,13 +70,10 @@ export type CreateAppOptions = {
 
 export const createApp = (options: CreateAppOptions): App => {
   const memory = options.dataDir === ':memory:';
+  if (!memory) securePrivateTree(options.dataDir, options.log ?? silentLogger());
   const env = options.env ?? process.env;
   // The SQLite build is the process's (the desktop app's Electron ABI), whatever env a caller passes.
-  const db = openDatabase(
-    memory ? ':memory:' : join(options.dataDir, 'workbench.db'),
-    migrations,
-    envSetting(process.env, 'sqliteNativeBinding'),
-  );
+  const db = openDatabase(memory ? ':memory:' : databaseFile(options.dataDir), migrations, envSetting(process.env, 'sqliteNativeBinding'));
   const secrets = options.secrets ?? (memory ? memorySecretStore() : fileSecretStore(options.dataDir));
   const services = new Map<string, unknown>();
   const app: App = {

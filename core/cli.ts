@@ -3,6 +3,7 @@ import type { CliCommand } from './cli/command.ts';
 import { commands as domainCommands } from './cli/commands.ts';
 import { keysCommand } from './cli/keys.ts';
 import { serveCommand } from './cli/serve.ts';
+import { applyPrivateUmask } from './store/private-files.ts';
 import { version } from './version.ts';
 
 const all: readonly CliCommand[] = [serveCommand, keysCommand, ...domainCommands];
@@ -12,6 +13,7 @@ const help = (): string =>
 
 /** Runs `svc <command> ...` and returns the exit code (0 ok, 1 finding/invalid, 2 usage or error). */
 export const main = async (argv: readonly string[]): Promise<number> => {
+  applyPrivateUmask();
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(help());

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 /**
  * One error vocabulary for the whole core. Every failure that crosses a boundary (IPC, HTTP, CLI) is an
  * AppError with a stable code; the adapters turn codes into statuses. Domain families named by the spec
@@ -117,3 +119,10 @@ export const httpStatusFor = (code: ErrorCode): number => {
 export function missingCase(value: never): never {
   throw new TypeError(`Unhandled case: ${String(value)}`);
 }
+
+/** The one account of why input failed its schema: field paths and messages, never the values, at most `limit`. */
+export const describeZodError = (error: z.ZodError, limit = 5): string =>
+  error.issues
+    .slice(0, limit)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');

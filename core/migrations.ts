@@ -1,11 +1,14 @@
 import { auditMigrations } from './audit/migrations.ts';
 import { cecMigrations } from './cec/migrations.ts';
+import { clauseMigrations } from './cec/clauses/migrations.ts';
 import { dpaMigrations } from './cec/dpa/migrations.ts';
 import { apiKeyMigrations } from './identity/api-keys/migrations.ts';
 import { samlOidcMigrations } from './identity/saml/migrations.ts';
 import { scimMigrations } from './identity/scim/migrations.ts';
+import { sessionMigrations } from './identity/sessions/migrations.ts';
 import { ssoMigrations } from './identity/sso/migrations.ts';
 import { piiMigrations } from './pii/migrations.ts';
+import { postureMigrations } from './posture/migrations.ts';
 import type { Migration } from './store/db.ts';
 import { foundationMigrations } from './store/foundation-migrations.ts';
 
@@ -29,7 +32,12 @@ export const migrationOrder: readonly string[] = [
   'pii/001-state',
   'scim/002-user-attribute-index',
   'cec/002-trusted-keys',
-  'audit/002-anchors',
+  'clauses/001-cadences',
+  'posture/001-samples',
+  'sessions/001-sessions',
+  'sessions/002-login-browser-binding',
+  'audit/002-clear-persistent-staging',
+  'audit/003-anchors',
 ];
 
 const defined: readonly Migration[] = [
@@ -42,6 +50,9 @@ const defined: readonly Migration[] = [
   ...ssoMigrations,
   ...samlOidcMigrations,
   ...piiMigrations,
+  ...clauseMigrations,
+  ...postureMigrations,
+  ...sessionMigrations,
 ];
 
 /** Each id of `order` resolved to its migration; throws when an id is missing, repeated or not ordered. */

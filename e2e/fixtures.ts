@@ -52,12 +52,13 @@ export const test = base.extend<{ screenshotTo: (name: string) => Promise<void> 
       const adminKey = svc(['keys', 'create', '--tier', 'admin', '--name', 'e2e', '--data-dir', dataDir], env);
       const child: ChildProcess = spawn(process.execPath, [join(root, 'bin', 'svc.js'), 'serve', '--port', '0', '--data-dir', dataDir], {
         env,
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', 'inherit', 'pipe'],
       });
       const firstLink = await new Promise<string>((resolve, reject) => {
         let out = '';
         const timer = setTimeout(() => reject(new Error(`svc serve did not start: ${out}`)), 30_000);
-        child.stdout?.on('data', (chunk: Buffer) => {
+        // The one-time link goes to stderr, never into the JSON log on stdout.
+        child.stderr?.on('data', (chunk: Buffer) => {
           out += chunk.toString();
           const match = /(http:\/\/127\.0\.0\.1:\d+)\/login\?token=\S+/.exec(out);
           if (match) {

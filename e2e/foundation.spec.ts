@@ -31,6 +31,7 @@ test('signs in with the one-time link, manages API keys and chats with the local
 
   // Every screen renders under its navigation link.
   for (const name of [
+    'Overview',
     'Scan',
     'DPA',
     'Evidence',

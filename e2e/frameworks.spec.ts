@@ -43,8 +43,9 @@ test('clause map per framework with status labels, counts and drill-down to the 
   await page.getByRole('button', { name: 'Show clause map' }).click();
   await expect(page.getByRole('status')).toContainText(`EU AI Act for ${project} (all dates):`);
 
-  // Status is text as well as colour; counts are the sums of the mapped keys.
-  await expect(clauseRow(page, 'Article 15(1)')).toContainText('Satisfied');
+  // Status is text as well as colour; counts are the sums of the mapped keys. The drift was detected and the
+  // January records are older than the EU AI Act's 90-day cadence, so the clause is partial, not satisfied.
+  await expect(clauseRow(page, 'Article 15(1)')).toContainText('Partial');
   await expect(clauseRow(page, 'Article 15(1)').getByRole('cell').nth(2)).toHaveText('5');
   await expect(clauseRow(page, 'Article 9(8)')).toContainText('Partial');
   await expect(clauseRow(page, 'Article 14(1)')).toContainText('Gap');
@@ -53,6 +54,9 @@ test('clause map per framework with status labels, counts and drill-down to the 
   // Drill-down: the keys behind a clause, then the records themselves.
   await page.getByRole('button', { name: 'Evidence for Article 15(1)' }).click();
   await expect(page.getByRole('table', { name: 'Evidence for Article 15(1)' })).toContainText('drift_events');
+  const reasons = page.getByRole('list', { name: 'Why Article 15(1) is partial' });
+  await expect(reasons).toContainText('drift_events (primary, outcome): 1 of 1 series fail');
+  await expect(reasons).toContainText('stale');
   await page.getByRole('button', { name: 'Show score_records records for Article 15(1)' }).click();
   const records = page.getByRole('table', { name: 'score_records: first 3 of 3 records' });
   await expect(records.getByRole('row')).toHaveCount(4);

@@ -85,11 +85,11 @@ test('administers SCIM users, groups and SSO sessions', async ({ page, workbench
   await page.getByLabel('Show revoked and expired').check();
   await expect(sessions.getByRole('row', { name: /okta-sid-alice/ })).toContainText('revoked');
   await screenshotTo('scim-sso-sessions');
-  await page.getByLabel('IdP session id').fill('okta-sid-bob');
+  await page.getByLabel('IdP session id', { exact: true }).fill('okta-sid-bob');
   await page.getByRole('button', { name: 'Revoke IdP session', exact: true }).click();
   await expect(page.getByRole('status').first()).toHaveText('Revoked every session of IdP session okta-sid-bob');
   await expect(sessions.getByRole('row', { name: /okta-sid-bob/ })).toContainText('revoked');
-  await page.getByLabel('IdP session id').fill('okta-sid-bob');
+  await page.getByLabel('IdP session id', { exact: true }).fill('okta-sid-bob');
   await page.getByRole('button', { name: 'Revoke IdP session', exact: true }).click();
   await expect(page.getByRole('status').first()).toHaveText('No live session matched IdP session okta-sid-bob');
   await screenshotTo('scim-sso-revoked');

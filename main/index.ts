@@ -7,6 +7,7 @@ import { envSetting } from '../core/config/env-settings.ts';
 import { startListener, type Listener } from '../core/http/listen.ts';
 import { createLogger } from '../core/log.ts';
 import { type BridgeEvent, eventsChannel } from '../core/contracts/ipc.ts';
+import { applyPrivateUmask } from '../core/store/private-files.ts';
 import { registerOps } from './ipc/register-ops.ts';
 import { rendererResponder } from './renderer-protocol.ts';
 import { desktopSecretStore } from './secrets.ts';
@@ -15,6 +16,7 @@ import { appOrigin, appScheme, isSafeExternalUrl, isTrustedRendererUrl, windowOp
 // Electron main: thin by design. All product logic is in core/; this file wires it to a window.
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '..', 'renderer', 'dist');
+applyPrivateUmask();
 const log = createLogger({ name: 'svc-desktop' });
 
 protocol.registerSchemesAsPrivileged([{ scheme: appScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { AppError, httpStatusFor } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import type { ProtocolRoutes } from '../http/protocol-routes.ts';
-import { authorize, describeZodError, lookupOp, toAppError } from '../ops/dispatch.ts';
+import { describeZodError } from '../ops/dispatch.ts';
+import { operations } from '../ops/table.ts';
 import { exportNdjson } from './export.ts';
 import { importNdjson } from './import.ts';
 import { projectIdSchema } from './input.ts';
@@ -45,11 +45,10 @@ const exportQuery = z.strictObject({
   to: z.string().optional(),
 });
 
-const sendError = (reply: FastifyReply, error: AppError): FastifyReply => {
-  const status = error.status ?? httpStatusFor(error.code);
-  if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="svc"');
-  const errors = error.detail?.errors;
-  return reply.code(status).send(errors === undefined ? { error: error.message } : { error: error.message, errors });
+/** The ops' tiers, checked by the HTTP pipeline before the body is read; errors as `{error, errors?}`. */
+const policyFor = (op: 'audit.append' | 'audit.query') => {
+  const { tier } = operations[op];
+  return { svc: { access: { tier }, errors: { body: 'error' } } } as const;
 };
 
 /**
@@ -57,51 +56,41 @@ const sendError = (reply: FastifyReply, error: AppError): FastifyReply => {
  * (`Content-Type: application/x-ndjson`) read line by line. Either way all or nothing per request: 201 with
  * the chain span written per project, or an error listing the bad indexes / line numbers and nothing written.
  */
-export const auditRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
+export const auditRoutes: ProtocolRoutes = async (fastify, { app }) => {
   // The raw request stream is the body: importNdjson reads it incrementally instead of buffering it.
   fastify.addContentTypeParser('application/x-ndjson', (_request, payload, done) => done(null, payload));
 
-  fastify.post('/v1/audit/records', { bodyLimit: maxJsonArrayBytes }, async (request, reply) => {
-    try {
-      authorize(lookupOp('audit.append'), actorOf(request));
-      const contentType = String(request.headers['content-type'] ?? '');
-      if (contentType.startsWith('application/x-ndjson')) {
-        const result = await importNdjson(app, capped(request.body as AsyncIterable<Uint8Array>, maxNdjsonBytes));
-        return reply.code(201).send({ imported: result.imported, projects: result.projects });
-      }
-      if (!Array.isArray(request.body)) {
-        throw new AppError('VALIDATION', 'Expected a JSON array of records or an application/x-ndjson body');
-      }
-      if (request.body.length === 0 || request.body.length > maxAppendBatch) {
-        throw new AppError('VALIDATION', `A JSON array carries 1 to ${maxAppendBatch} records; use NDJSON for more`);
-      }
-      const records = appendEvidence(app, request.body as EvidenceInput[]);
-      return reply.code(201).send({ imported: records.length, projects: spansOf(records) });
-    } catch (error) {
-      return sendError(reply, toAppError(error, { app, op: 'audit.append' }));
+  fastify.post('/v1/audit/records', { bodyLimit: maxJsonArrayBytes, config: policyFor('audit.append') }, async (request, reply) => {
+    const contentType = String(request.headers['content-type'] ?? '');
+    if (contentType.startsWith('application/x-ndjson')) {
+      const result = await importNdjson(app, capped(request.body as AsyncIterable<Uint8Array>, maxNdjsonBytes));
+      return reply.code(201).send({ imported: result.imported, projects: result.projects });
     }
+    if (!Array.isArray(request.body)) {
+      throw new AppError('VALIDATION', 'Expected a JSON array of records or an application/x-ndjson body');
+    }
+    if (request.body.length === 0 || request.body.length > maxAppendBatch) {
+      throw new AppError('VALIDATION', `A JSON array carries 1 to ${maxAppendBatch} records; use NDJSON for more`);
+    }
+    const records = appendEvidence(app, request.body as EvidenceInput[]);
+    return reply.code(201).send({ imported: records.length, projects: spansOf(records) });
   });
 
   /** The records of one project as an NDJSON download, streamed (`audit.query`'s filters, no paging). */
-  fastify.get('/v1/audit/records.ndjson', async (request, reply) => {
-    try {
-      authorize(lookupOp('audit.query'), actorOf(request));
-      const parsed = exportQuery.safeParse(request.query);
-      if (!parsed.success) throw new AppError('VALIDATION', describeZodError(parsed.error));
-      const q = parsed.data;
-      dayBounds(q.from, q.to); // rejects bad dates before the 200 goes out
-      const lines = exportNdjson(app, {
-        projectId: q.project_id,
-        ...(q.schema_key === undefined ? {} : { schemaKey: q.schema_key }),
-        ...(q.from === undefined ? {} : { from: q.from }),
-        ...(q.to === undefined ? {} : { to: q.to }),
-      });
-      return reply
-        .header('Content-Type', 'application/x-ndjson; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="evidence_${q.project_id}.ndjson"`)
-        .send(Readable.from(lines));
-    } catch (error) {
-      return sendError(reply, toAppError(error, { app, op: 'audit.query' }));
-    }
+  fastify.get('/v1/audit/records.ndjson', { config: policyFor('audit.query') }, async (request, reply) => {
+    const parsed = exportQuery.safeParse(request.query);
+    if (!parsed.success) throw new AppError('VALIDATION', describeZodError(parsed.error));
+    const q = parsed.data;
+    dayBounds(q.from, q.to); // rejects bad dates before the 200 goes out
+    const lines = exportNdjson(app, {
+      projectId: q.project_id,
+      ...(q.schema_key === undefined ? {} : { schemaKey: q.schema_key }),
+      ...(q.from === undefined ? {} : { from: q.from }),
+      ...(q.to === undefined ? {} : { to: q.to }),
+    });
+    return reply
+      .header('Content-Type', 'application/x-ndjson; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="evidence_${q.project_id}.ndjson"`)
+      .send(Readable.from(lines));
   });
 };

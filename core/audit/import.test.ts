@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app.ts';
 import type { AppError } from '../errors.ts';
@@ -97,4 +101,30 @@ describe('importNdjson', () => {
     const error = await failure(importNdjson(app, [JSON.stringify(bare)]));
     expect(error.message).toMatch(/line 1: project_id/);
   });
+});
+
+describe('an import killed mid-way', () => {
+  it('leaves no staging rows and no records behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-kill-'));
+    try {
+      createApp({ dataDir: dir, env: {} }).close();
+      const worker = join(import.meta.dirname, 'import-kill-worker.fixture.ts');
+      const child = spawn(process.execPath, ['--import', 'tsx', worker, dir], { stdio: 'ignore' });
+      const deadline = Date.now() + 60_000;
+      while (!existsSync(join(dir, 'staging')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(existsSync(join(dir, 'staging'))).toBe(true);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      const app = createApp({ dataDir: dir, env: {} });
+      try {
+        const count = (sql: string) => (app.db.prepare(sql).get() as { n: number }).n;
+        expect(count('SELECT count(*) AS n FROM main.audit_staging')).toBe(0);
+        expect(count('SELECT count(*) AS n FROM audit_records')).toBe(0);
+      } finally {
+        app.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

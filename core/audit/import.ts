@@ -32,17 +32,26 @@ const maxReportedErrors = 100;
 
 type StagedRow = PreparedInput & { line: number };
 
-const stagingStatements = (db: Db) => ({
-  insert: db.prepare<[string, number, string, string, string, string, string]>(
-    'INSERT INTO audit_staging (import_id, line, record_id, project_id, schema_key, timestamp, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  ),
-  read: db.prepare<[string, number, number], Omit<StagedRow, 'payloadJcs'> & { payload: string }>(
-    'SELECT line, record_id, project_id, schema_key, timestamp, payload FROM audit_staging WHERE import_id = ? AND line > ? ORDER BY line LIMIT ?',
-  ),
-  clear: db.prepare<[string]>('DELETE FROM audit_staging WHERE import_id = ?'),
-  /** Leftovers of imports that crashed more than a day ago (ULIDs sort by time). */
-  clearStale: db.prepare<[string]>('DELETE FROM audit_staging WHERE import_id < ?'),
-});
+/**
+ * Staging lives in a TEMP table of this connection (it shadows the old `main.audit_staging`): SQLite removes it
+ * when the process ends, so an import killed mid-way leaves no rows behind, and no later import has to guess
+ * which leftovers are abandoned.
+ */
+const stagingStatements = (db: Db) => {
+  db.exec(`CREATE TEMP TABLE IF NOT EXISTS audit_staging (
+    import_id TEXT NOT NULL, line INTEGER NOT NULL, record_id TEXT NOT NULL, project_id TEXT NOT NULL,
+    schema_key TEXT NOT NULL, timestamp TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (import_id, line)
+  ) WITHOUT ROWID`);
+  return {
+    insert: db.prepare<[string, number, string, string, string, string, string]>(
+      'INSERT INTO audit_staging (import_id, line, record_id, project_id, schema_key, timestamp, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    read: db.prepare<[string, number, number], Omit<StagedRow, 'payloadJcs'> & { payload: string }>(
+      'SELECT line, record_id, project_id, schema_key, timestamp, payload FROM audit_staging WHERE import_id = ? AND line > ? ORDER BY line LIMIT ?',
+    ),
+    clear: db.prepare<[string]>('DELETE FROM audit_staging WHERE import_id = ?'),
+  };
+};
 
 const withDefaultProject = (raw: unknown, defaultProjectId: string | undefined): unknown =>
   defaultProjectId !== undefined && typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('project_id' in raw)
@@ -62,7 +71,6 @@ export const importNdjson = async (
 ): Promise<ImportResult> => {
   const st = stagingStatements(app.db);
   const importId = ulid(app.now().getTime());
-  st.clearStale.run(ulid(app.now().getTime() - 24 * 3600 * 1000));
   const errors: LineError[] = [];
   const batch: StagedRow[] = [];
   const stage = app.db.transaction((rows: StagedRow[]) => {

@@ -1,6 +1,7 @@
 import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 import { jcs } from './chain.ts';
+import { compileFast, compileFieldCheck, isPlain } from './fast-payload.ts';
 import { maxJsonDepth, nestedDeeperThan } from './json-depth.ts';
 import { payloadSchemas } from './schemas.ts';
 import { schemaKeys } from './types.ts';
@@ -49,11 +50,52 @@ const toIssues = (error: z.ZodError, prefix: string): InputIssue[] =>
     message: issue.message,
   }));
 
+type Envelope = z.infer<typeof evidenceInputSchema>;
+
+/** Fills the defaults of a validated input: timestamp to UTC milliseconds, record_id to a ULID when absent. */
+const normalised = (input: Envelope, payloadJcs: string, payload: Record<string, unknown>, now: Date): PreparedInput => ({
+  record_id: input.record_id ?? nextUlid(now.getTime()),
+  project_id: input.project_id,
+  schema_key: input.schema_key,
+  timestamp:
+    input.timestamp !== undefined && utcMillis.test(input.timestamp) ? input.timestamp : new Date(input.timestamp ?? now).toISOString(),
+  payloadJcs,
+  payload,
+});
+
+/** Fast paths compiled from the same zod schemas (core/audit/fast-payload.ts): they accept only what zod accepts. */
+const fastPayloads = Object.fromEntries(schemaKeys.map((key) => [key, compileFast(payloadSchemas[key])])) as Record<
+  SchemaKey,
+  (value: unknown) => string | undefined
+>;
+const { payload: _payloadIsCheckedByItsSchema, ...envelopeFields } = evidenceInputSchema.shape;
+const envelopeChecks = Object.entries(envelopeFields).map(([key, schema]) => [key, compileFieldCheck(schema)] as const);
+const envelopeKeys = new Set(Object.keys(evidenceInputSchema.shape));
+
+/** The prepared input when the fast path proves the raw input valid; undefined means "ask zod" (maybe invalid). */
+const fastPrepare = (raw: unknown, now: Date): PreparedInput | undefined => {
+  if (!isPlain(raw)) return undefined;
+  for (const key in raw) if (!envelopeKeys.has(key)) return undefined;
+  for (const [key, check] of envelopeChecks) if (!check(raw[key])) return undefined;
+  const input = raw as Envelope;
+  const payloadJcs = fastPayloads[input.schema_key](input.payload);
+  if (payloadJcs === undefined || payloadJcs.length > maxPayloadChars) return undefined;
+  // The caller's payload object: the fast path proved it equal to what zod would have returned.
+  return normalised(input, payloadJcs, input.payload, now);
+};
+
 /**
  * Validates one raw input (envelope, then the payload against its schema key) and normalises it: timestamp
- * to UTC milliseconds, record_id to a ULID when absent, payload to JCS. Never throws for bad input.
+ * to UTC milliseconds, record_id to a ULID when absent, payload to JCS. Never throws for bad input. The fast
+ * path answers for inputs it can prove valid; everything else (every invalid input) goes through zod.
  */
 export const prepareInput = (raw: unknown, now: Date): PrepareResult => {
+  const fast = fastPrepare(raw, now);
+  return fast === undefined ? prepareWithZod(raw, now) : { ok: true, value: fast };
+};
+
+/** The reference path: zod schemas, then jcs. Exported for the differential test against the fast path. */
+export const prepareWithZod = (raw: unknown, now: Date): PrepareResult => {
   const envelope = evidenceInputSchema.safeParse(raw);
   if (!envelope.success) return { ok: false, issues: toIssues(envelope.error, '') };
   const input = envelope.data;
@@ -68,18 +110,7 @@ export const prepareInput = (raw: unknown, now: Date): PrepareResult => {
   if (payloadJcs.length > maxPayloadChars) {
     return { ok: false, issues: [{ path: 'payload', message: `larger than ${maxPayloadChars} characters` }] };
   }
-  return {
-    ok: true,
-    value: {
-      record_id: input.record_id ?? nextUlid(now.getTime()),
-      project_id: input.project_id,
-      schema_key: input.schema_key,
-      timestamp:
-        input.timestamp !== undefined && utcMillis.test(input.timestamp) ? input.timestamp : new Date(input.timestamp ?? now).toISOString(),
-      payloadJcs,
-      payload: payload.data,
-    },
-  };
+  return { ok: true, value: normalised(input, payloadJcs, payload.data, now) };
 };
 
 /** One line of a human-readable error list: `payload.value: Invalid input`. */

@@ -41,7 +41,12 @@ export const auditMigrations: readonly Migration[] = [
     },
   },
   {
-    id: 'audit/002-anchors',
+    // Staging moved to a per-connection TEMP table (import.ts); rows that killed imports left here go.
+    id: 'audit/002-clear-persistent-staging',
+    up: (db) => db.exec('DELETE FROM main.audit_staging'),
+  },
+  {
+    id: 'audit/003-anchors',
     up: (db) => {
       // One anchor per (project, seq): anchoring a head that has not moved adds nothing.
       db.exec(`

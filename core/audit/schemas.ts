@@ -86,6 +86,8 @@ export const prriRecordSchema = sortedStrictObject({
     .max(200),
   methodology_version: name.optional(),
   assessor: name.optional(),
+  // Who accepted a high or critical residual risk; the clause rule reads it (docs/clause-mapping.md).
+  accepted_by: name.optional(),
   ...common,
 });
 

@@ -44,6 +44,8 @@ const statements = (db: Db) => ({
   ),
 });
 export type AuditStatements = ReturnType<typeof statements>;
+/** The same statements on another connection (a read snapshot). */
+export const auditStatementsFor = (db: Db): AuditStatements => statements(db);
 export const auditStatements = (app: App): AuditStatements => service(app, 'audit.statements', () => statements(app.db));
 
 const isUniqueViolation = (error: unknown): boolean =>
@@ -79,8 +81,10 @@ export const writeChain = (
         head = row ? { seq: row.head_seq, hash: row.head_hash } : { seq: 0, hash: GENESIS_HASH };
         heads.set(input.project_id, head);
       }
-      const base = {
-        seq: head.seq + 1,
+      const seq = head.seq + 1;
+      // One flat record per input, completed in place for the caller (no spread copies): this runs per record.
+      const envelope = {
+        seq,
         record_id: input.record_id,
         project_id: input.project_id,
         schema_key: input.schema_key,
@@ -88,17 +92,17 @@ export const writeChain = (
         recorded_at: recordedAt,
         prev_hash: head.hash,
       };
-      const hash = hashWithCanonicalPayload(base, input.payloadJcs);
+      const hash = hashWithCanonicalPayload(envelope, input.payloadJcs);
       try {
         st.insertRaw.run(
-          base.seq,
-          base.record_id,
-          base.project_id,
-          base.schema_key,
-          base.timestamp,
+          seq,
+          input.record_id,
+          input.project_id,
+          input.schema_key,
+          input.timestamp,
           recordedAt,
           input.payloadJcs,
-          base.prev_hash,
+          envelope.prev_hash,
           hash,
         );
       } catch (error) {
@@ -112,11 +116,12 @@ export const writeChain = (
           },
         );
       }
-      head.seq = base.seq;
+      head.seq = seq;
       head.hash = hash;
-      options.onWritten?.(base.project_id, base.seq, hash);
+      options.onWritten?.(input.project_id, seq, hash);
       if (options.collect) {
-        out.push({ ...base, payload: input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>), hash });
+        const payload = input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>);
+        out.push(Object.assign(envelope, { payload, hash }));
       }
       index += 1;
     }
@@ -173,8 +178,8 @@ export const dayBounds = (from?: string, to?: string): { start: string; end: str
 export function* iterateEvidence(
   app: App,
   q: { projectId: string; from?: string; to?: string; schemaKey?: SchemaKey },
+  st: AuditStatements = auditStatements(app),
 ): IterableIterator<EvidenceRecord> {
-  const st = auditStatements(app);
   const { start, end } = dayBounds(q.from, q.to);
   const key = q.schemaKey ?? '';
   let after = 0;

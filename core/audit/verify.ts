@@ -2,7 +2,8 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { App } from '../app.ts';
 import { AppError } from '../errors.ts';
 import { GENESIS_HASH, computeRecordHash, hashWithCanonicalPayload } from './chain.ts';
-import { auditStatements, rowToRecord } from './store.ts';
+import { openSnapshot } from '../store/snapshot.ts';
+import { type AuditStatements, auditStatementsFor, rowToRecord } from './store.ts';
 import type { EvidenceRow } from './store.ts';
 
 export type ChainVerification = {
@@ -47,7 +48,21 @@ export const verifyChain = async (
   projectId: string,
   onProgress?: (done: number, total: number) => void,
 ): Promise<ChainVerification> => {
-  const st = auditStatements(app);
+  // Head and every page from one read snapshot: appends while the walk runs cannot make it see a chain that
+  // never existed (a head newer than the pages, or a page boundary mid-append).
+  const snapshot = openSnapshot(app);
+  try {
+    return await walkChain(auditStatementsFor(snapshot.db), projectId, onProgress);
+  } finally {
+    snapshot.close();
+  }
+};
+
+const walkChain = async (
+  st: AuditStatements,
+  projectId: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ChainVerification> => {
   const head = st.head.get(projectId);
   if (head === undefined) throw new AppError('NOT_FOUND', `No evidence for project ${projectId}`);
   const result = (checked: number, broken: number | null, reason: string | null): ChainVerification => ({

@@ -1,4 +1,4 @@
-import { createReadStream, mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { ulid } from 'ulid';
 import type { App } from '../app.ts';
 import { jcs } from '../audit/chain.ts';
@@ -8,8 +8,8 @@ import { SFCECBuildError } from '../errors.ts';
 import { createAttestation } from './attestation.ts';
 import { bundleAnchors } from './bundle-anchors.ts';
 import { bundleFileName, pathInside } from './bundle-path.ts';
-import { chainProofChunks } from './chain-proof.ts';
-import { computeClauseMap, type FrameworkId } from './clauses/index.ts';
+import type { FrameworkId } from './clauses/index.ts';
+import { projectClauseMap } from './clauses/clause-map.ts';
 import { attestationKey } from './ed25519.ts';
 import { HashingZip, single } from './hashing-zip.ts';
 import { manifestBytes, manifestVersion, sha256, signManifest } from './manifest.ts';
@@ -52,8 +52,6 @@ export const recordsEntry = (key: SchemaKey): string => `${key}/records.ndjson`;
 export const defaultRecordsLevel = 1;
 const jsonLevel = 6;
 
-const fileChunks = (path: string) => () => createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>;
-
 /**
  * Writes a bundle ZIP. One pass over the chain segment (records to per-key temp files, witnesses, chain
  * verification), then the entries stream into the ZIP in order: folders, chain proof, clause map, VERIFY.md,
@@ -65,14 +63,19 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
   const generatedAt = app.now().toISOString();
   const [from, to] = params.range;
   mkdirSync(params.outputDir, { recursive: true });
-  const finalPath = pathInside(params.outputDir, bundleFileName(params.projectId, params.range));
+  // Each bundle in its own directory: project ids that differ only in characters the file name drops
+  // (`proj_x`, `proj:x`) get the same spec file name, and must neither collide nor replace each other.
+  const bundleDir = pathInside(params.outputDir, bundleId);
+  const finalPath = pathInside(bundleDir, bundleFileName(params.projectId, params.range));
   const workDir = pathInside(params.outputDir, `.${bundleId}.parts`);
   const total = Object.values(countEvidence(app, { projectId: params.projectId, from, to })).reduce((a, b) => a + b, 0);
   const key = await attestationKey(app);
   const hmacId = hmacKeyId(params.hmacKey);
   mkdirSync(workDir, { mode: 0o700 });
+  mkdirSync(bundleDir, { mode: 0o700 });
   try {
-    const segment = await collectSegment(app, params.projectId, params.range, workDir, (done, message) =>
+    const level = params.compressionLevel ?? defaultRecordsLevel;
+    const segment = await collectSegment(app, params.projectId, params.range, workDir, level, (done, message) =>
       params.onProgress?.(done, total, message),
     );
     const counts = segment.counts;
@@ -85,9 +88,8 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
       return manifestDigest;
     };
 
-    const level = params.compressionLevel ?? defaultRecordsLevel;
-    for (const schemaKey of schemaKeys) zip.add(recordsEntry(schemaKey), fileChunks(segment.recordFiles[schemaKey]), level);
-    zip.add('chain_proof.json', () => chainProofChunks(params.projectId, segment), level);
+    for (const schemaKey of schemaKeys) zip.addDeflated(recordsEntry(schemaKey), async () => segment.recordFiles[schemaKey]);
+    zip.addDeflated('chain_proof.json', async () => segment.chainProof);
     zip.add(
       'anchors.json',
       single(() => jcs(bundleAnchors(app, params.projectId, segment.segment))),
@@ -96,13 +98,12 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
     zip.add(
       'clause_map.json',
       single(() =>
+        // schema_version 2: outcome- and cadence-aware statuses with reasons (docs/clause-mapping.md).
         JSON.stringify({
-          schema_version: 1,
-          project_id: params.projectId,
+          schema_version: 2,
+          ...projectClauseMap(app, { projectId: params.projectId, from, to, frameworks: params.frameworks }),
           date_range: { from, to },
           record_counts: counts,
-          frameworks: params.frameworks,
-          entries: computeClauseMap(params.frameworks, counts),
         }),
       ),
       jsonLevel,
@@ -178,6 +179,7 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
       size_bytes: statSync(finalPath).size,
     };
   } catch (error) {
+    rmSync(bundleDir, { recursive: true, force: true });
     if (error instanceof SFCECBuildError) throw error;
     throw new SFCECBuildError(error instanceof Error ? error.message : String(error), { cause: error });
   } finally {

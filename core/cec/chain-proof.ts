@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { createReadStream } from 'node:fs';
 import { GENESIS_HASH } from '../audit/chain.ts';
-import type { SegmentResult } from './segment-pass.ts';
+import type { SegmentSummary } from './segment-pass.ts';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 const seqSchema = z.number().int().positive();
@@ -22,14 +21,12 @@ export type ChainProof = z.infer<typeof chainProofSchema>;
 
 export const chainAlgorithm = 'sha256(prev_hash || JCS(record without hash)), lowercase hex';
 
-/**
- * Streams chain_proof.json from a collected segment: the witnesses (already written, comma-separated, to a
- * temp file) between a header and a trailer carrying the segment ends and the builder's verification result.
- */
-export async function* chainProofChunks(projectId: string, segment: SegmentResult): AsyncGenerator<string | Buffer> {
-  yield `{"schema_version":1,"project_id":${JSON.stringify(projectId)},"algorithm":${JSON.stringify(chainAlgorithm)}`;
-  yield `,"genesis_hash":"${GENESIS_HASH}","witnesses":[`;
-  for await (const chunk of createReadStream(segment.witnessFile, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
-  yield `],"record_count":${segment.records},"witness_count":${segment.witnesses},"segment":${JSON.stringify(segment.segment)}`;
-  yield `,"verification":${JSON.stringify(segment.verification)}}`;
-}
+/** chain_proof.json up to the opening of its witness list; the segment pass then writes the witnesses. */
+export const chainProofHead = (projectId: string): string =>
+  `{"schema_version":1,"project_id":${JSON.stringify(projectId)},"algorithm":${JSON.stringify(chainAlgorithm)}` +
+  `,"genesis_hash":"${GENESIS_HASH}","witnesses":[`;
+
+/** The rest of chain_proof.json after the witnesses: the segment ends and the builder's verification result. */
+export const chainProofTail = (segment: SegmentSummary): string =>
+  `],"record_count":${segment.records},"witness_count":${segment.witnesses},"segment":${JSON.stringify(segment.segment)}` +
+  `,"verification":${JSON.stringify(segment.verification)}}`;

@@ -124,7 +124,7 @@ describe('svc verify and svc build', () => {
     ]);
     expect(result.code).toBe(0);
     const built = JSON.parse(result.stdout) as { zip_path: string; frameworks_covered: string[] };
-    expect(built.zip_path).toBe(join(out, 'svc_cec_cli_2026-02-01_2026-02-02.zip'));
+    expect(built.zip_path).toMatch(new RegExp(`^${out}/cec-[0-9A-Z]{26}/svc_cec_cli_2026-02-01_2026-02-02.zip$`));
     expect(built.frameworks_covered).toEqual(['soc2', 'iso_42001']);
     expect((await svc(['build', '--project', 'cli'])).code).toBe(2);
   });

@@ -3,27 +3,17 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyReply } from 'fastify';
 import { envSetting } from '../config/env-settings.ts';
-import { AppError, httpStatusFor } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import type { ProtocolRoutes } from '../http/protocol-routes.ts';
-import { type Actor, tierAtLeast } from '../ops/define.ts';
 import { SFCECClient } from './client.ts';
 import { getEntry } from './registry.ts';
 
 /** Largest bundle accepted by the verify upload (SVC_CEC_MAX_UPLOAD_BYTES overrides; default 2 GiB). */
 export const maxUploadBytes = (env: NodeJS.ProcessEnv): number => envSetting(env, 'cecMaxUploadBytes');
 
-const refuse = (reply: FastifyReply, error: AppError): FastifyReply => {
-  const status = error.status ?? httpStatusFor(error.code);
-  if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="svc"');
-  return reply.code(status).send({ detail: error.message });
-};
-
-const requireApiTier = (actor: Actor): AppError | null => {
-  if (actor.kind === 'anonymous') return new AppError('UNAUTHENTICATED', 'Authentication required');
-  return tierAtLeast(actor.tier, 'api') ? null : new AppError('FORBIDDEN', 'This route needs the api tier');
-};
+/** Both routes need the api tier, like the bundle ops; the HTTP pipeline checks it before the body is read. */
+const config = { svc: { access: { tier: 'api' }, errors: { body: 'detail' } } } as const;
 
 /** Copies the request body to a file, refusing it once it passes `limit` bytes (counted, not trusted). */
 const saveCapped = async (body: Readable, file: string, limit: number): Promise<void> => {
@@ -45,18 +35,13 @@ const saveCapped = async (body: Readable, file: string, limit: number): Promise<
  * Bundle routes whose body is a file, not JSON: the verify upload (raw `application/zip`, streamed to a temp
  * file and size-capped) and the ZIP download. Both need the api tier, like the bundle ops.
  */
-export const cecRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
+export const cecRoutes: ProtocolRoutes = async (fastify, { app }) => {
   fastify.addContentTypeParser(['application/zip', 'application/octet-stream'], (_request, payload, done) => done(null, payload));
 
-  fastify.post('/v1/risk/cec/verify', { bodyLimit: Number.MAX_SAFE_INTEGER }, async (request, reply) => {
-    const denied = requireApiTier(actorOf(request));
-    if (denied !== null) return refuse(reply, denied);
+  fastify.post('/v1/risk/cec/verify', { bodyLimit: Number.MAX_SAFE_INTEGER, config }, async (request, reply) => {
     const body = request.body as Readable | undefined;
     if (body === undefined || typeof (body as { pipe?: unknown }).pipe !== 'function') {
-      return refuse(
-        reply,
-        new AppError('VALIDATION', 'Send the bundle as the raw body with Content-Type: application/zip', { status: 415 }),
-      );
+      throw new AppError('VALIDATION', 'Send the bundle as the raw body with Content-Type: application/zip', { status: 415 });
     }
     const dir = mkdtempSync(join(tmpdir(), 'svc-verify-'));
     try {
@@ -69,23 +54,18 @@ export const cecRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
         ...(typeof publicKey === 'string' && publicKey !== '' ? { publicKeys: [Buffer.from(publicKey, 'base64').toString('utf8')] } : {}),
       });
       return reply.code(200).send(result);
-    } catch (error) {
-      if (error instanceof AppError) return refuse(reply, error);
-      throw error;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  fastify.get<{ Params: { bundle_id: string } }>('/v1/risk/cec/:bundle_id/download', async (request, reply) => {
-    const denied = requireApiTier(actorOf(request));
-    if (denied !== null) return refuse(reply, denied);
+  fastify.get<{ Params: { bundle_id: string } }>('/v1/risk/cec/:bundle_id/download', { config }, async (request, reply) => {
     const entry = getEntry(app, request.params.bundle_id.slice(0, 100));
-    if (entry === null) return refuse(reply, new AppError('NOT_FOUND', 'Bundle not found'));
+    if (entry === null) throw new AppError('NOT_FOUND', 'Bundle not found');
     if (Date.parse(entry.expires_at) <= app.now().getTime()) {
-      return refuse(reply, new AppError('NOT_FOUND', 'Download link expired; reissue it', { status: 410 }));
+      throw new AppError('NOT_FOUND', 'Download link expired; reissue it', { status: 410 });
     }
-    if (!existsSync(entry.zip_path)) return refuse(reply, new AppError('NOT_FOUND', 'Bundle file is gone from disk', { status: 410 }));
+    if (!existsSync(entry.zip_path)) throw new AppError('NOT_FOUND', 'Bundle file is gone from disk', { status: 410 });
     return reply
       .code(200)
       .header('Content-Type', 'application/zip')

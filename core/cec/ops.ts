@@ -12,6 +12,7 @@ import { exportPublicKey } from './ed25519.ts';
 import { importTrustedKey, listTrustedKeys, removeTrustedKey } from './trusted-keys.ts';
 import { type BundleEntry, listEntries } from './registry.ts';
 import type { BundleResult } from './types.ts';
+import { pathField } from '../ops/path-field.ts';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 const bundleId = z.string().min(1).max(100);
@@ -55,7 +56,7 @@ export const cecOps = {
       project_id: z.string().trim().min(1).max(128),
       org_id: z.string().max(200).optional(),
       org_secret: z.string().min(1).max(1024).optional(),
-      output_dir: z.string().max(1024).optional(),
+      output_dir: pathField(1024).optional(),
       frameworks: z.array(z.string().max(100)).max(20).optional(),
       date_range: z.tuple([isoDate, isoDate]).optional(),
     }),
@@ -119,7 +120,7 @@ export const cecOps = {
   'cec.verifyBundle': defineOp({
     summary: 'Verify a bundle ZIP by path (remote callers: inside the bundle dir only); uploads use POST /v1/risk/cec/verify',
     input: z.object({
-      zip_path: z.string().min(1).max(4096),
+      zip_path: pathField(4096).min(1),
       key: z.string().min(1).max(1024).optional(),
       public_key: z.string().min(1).max(20_000).optional(),
     }),

@@ -1,39 +1,17 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App } from '../app.ts';
 import { hashWithCanonicalPayload } from '../audit/chain.ts';
 import { auditStatements, dayBounds, type EvidenceRow } from '../audit/store.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import { ChainLinker } from './chain-link.ts';
+import { chainProofHead, chainProofTail } from './chain-proof.ts';
+import { type DeflatedFile, DeflatingFile } from './deflating-file.ts';
 import type { DateRange } from './types.ts';
 
-const pageSize = 2_000;
-const flushBytes = 1 << 20;
+/** Rows per read: small pages die young, which keeps garbage collection cheap. */
+const pageSize = 500;
+const pagesPerYield = 4;
 const progressEvery = 25_000;
-
-/** An append-only temp file with a write buffer (sync writes: the pass is one tight loop). */
-class BufferedFile {
-  readonly #fd: number;
-  #parts: string[] = [];
-  #size = 0;
-  constructor(readonly path: string) {
-    this.#fd = openSync(path, 'w', 0o600);
-  }
-  write(text: string): void {
-    this.#parts.push(text);
-    this.#size += text.length;
-    if (this.#size >= flushBytes) this.flush();
-  }
-  flush(): void {
-    if (this.#parts.length > 0) writeSync(this.#fd, this.#parts.join(''));
-    this.#parts = [];
-    this.#size = 0;
-  }
-  close(): void {
-    this.flush();
-    closeSync(this.#fd);
-  }
-}
 
 /** One NDJSON line from a stored row; the payload column already holds JCS text, so it is copied verbatim. */
 const recordLine = (row: EvidenceRow): string =>
@@ -41,38 +19,45 @@ const recordLine = (row: EvidenceRow): string =>
   `,"schema_key":"${row.schema_key}","timestamp":"${row.timestamp}","recorded_at":"${row.recorded_at}"` +
   `,"payload":${row.payload},"prev_hash":"${row.prev_hash}","hash":"${row.hash}"}\n`;
 
-export type SegmentResult = {
-  readonly counts: Record<SchemaKey, number>;
+/** What the pass learnt about the chain segment; chain_proof.json carries it. */
+export type SegmentSummary = {
   readonly records: number;
   readonly witnesses: number;
   readonly segment: { first_seq: number; last_seq: number; anchor_prev_hash: string; head_hash: string } | null;
   readonly verification: { valid: boolean; checked: number; errors: string[] };
-  /** NDJSON temp file per schema key, and the witness list fragment (comma-separated JSON objects). */
-  readonly recordFiles: Record<SchemaKey, string>;
-  readonly witnessFile: string;
+};
+
+export type SegmentResult = SegmentSummary & {
+  readonly counts: Record<SchemaKey, number>;
+  /** The deflated bodies of each key's records.ndjson and of chain_proof.json. */
+  readonly recordFiles: Record<SchemaKey, DeflatedFile>;
+  readonly chainProof: DeflatedFile;
 };
 
 /**
  * One pass over the project's chain segment in seq order: in-range records go to their schema key's NDJSON
- * temp file, the out-of-range records in the gaps between them become hash-only witnesses, and every record is
- * re-hashed and re-linked on the way. Reading stored rows without re-parsing payloads keeps this pass cheap;
- * the bundle verifier re-derives everything from parsed JSON, so the two paths check each other.
+ * entry, the out-of-range records in the gaps between them become hash-only witnesses in the chain proof, and
+ * every record is re-hashed and re-linked on the way. Each entry is deflated (at `level`) on the thread pool as
+ * it is written, so compression overlaps the pass. Reading stored rows without re-parsing payloads keeps this
+ * pass cheap; the bundle verifier re-derives everything from parsed JSON, so the two paths check each other.
  */
 export const collectSegment = async (
   app: App,
   projectId: string,
   [from, to]: DateRange,
   workDir: string,
+  level: number,
   onProgress?: (done: number, message: string) => void,
 ): Promise<SegmentResult> => {
   const st = auditStatements(app);
   const { start, end } = dayBounds(from, to);
   const counts = Object.fromEntries(schemaKeys.map((key) => [key, 0])) as Record<SchemaKey, number>;
-  const files = Object.fromEntries(schemaKeys.map((key) => [key, new BufferedFile(join(workDir, `${key}.ndjson`))])) as Record<
-    SchemaKey,
-    BufferedFile
-  >;
-  const witnessFile = new BufferedFile(join(workDir, 'witnesses.json'));
+  const files = Object.fromEntries(
+    schemaKeys.map((key) => [key, new DeflatingFile(join(workDir, `${key}.ndjson.deflate`), level)]),
+  ) as Record<SchemaKey, DeflatingFile>;
+  const witnessFile = new DeflatingFile(join(workDir, 'chain_proof.json.deflate'), level);
+  const all = [...Object.values(files), witnessFile];
+  witnessFile.write(chainProofHead(projectId));
   const linker = new ChainLinker();
   let records = 0;
   let witnesses = 0;
@@ -100,6 +85,7 @@ export const collectSegment = async (
 
   try {
     let after = 0;
+    let pages = 0;
     for (;;) {
       const rows = st.byRange.all(projectId, after, start, end, '', '', pageSize);
       for (const row of rows) {
@@ -115,12 +101,16 @@ export const collectSegment = async (
       const last = rows.at(-1);
       if (last === undefined || rows.length < pageSize) break;
       after = last.seq;
-      // Let timers and I/O run between pages: an in-process build must not freeze the app.
+      pages += 1;
+      if (pages % pagesPerYield !== 0) continue;
+      // Let timers and I/O run now and then (an in-process build must not freeze the app), and let the
+      // deflaters catch up so memory stays flat.
       await new Promise((resolve) => setImmediate(resolve));
+      for (const file of all) await file.drained();
     }
-  } finally {
-    for (const file of Object.values(files)) file.close();
-    witnessFile.close();
+  } catch (error) {
+    for (const file of all) file.destroy();
+    throw error;
   }
   const segment =
     firstSeq === null
@@ -128,13 +118,19 @@ export const collectSegment = async (
       : { first_seq: firstSeq, last_seq: lastSeq, anchor_prev_hash: linker.firstPrevHash as string, head_hash: linker.lastHash as string };
   if (linker.errors.length > 0)
     app.log.warn({ projectId, errors: linker.errors.length }, 'evidence chain failed verification while building a bundle');
-  return {
-    counts,
+  const summary: SegmentSummary = {
     records,
     witnesses,
     segment,
     verification: { valid: linker.errors.length === 0, checked: linker.count, errors: linker.errors },
-    recordFiles: Object.fromEntries(schemaKeys.map((key) => [key, files[key].path])) as Record<SchemaKey, string>,
-    witnessFile: witnessFile.path,
+  };
+  witnessFile.write(chainProofTail(summary));
+  const [chainProof, ...bodies] = await Promise.all(all.reverse().map((file) => file.finish()));
+  bodies.reverse();
+  return {
+    ...summary,
+    counts,
+    recordFiles: Object.fromEntries(schemaKeys.map((key, i) => [key, bodies[i]])) as Record<SchemaKey, DeflatedFile>,
+    chainProof: chainProof as DeflatedFile,
   };
 };

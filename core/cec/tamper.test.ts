@@ -99,9 +99,11 @@ describe('tampering each part of a bundle', () => {
   });
 
   it('a changed clause map fails its digest (same size) or its listed size (before any byte is read)', async () => {
-    const sameSize = await tampered('clause_map.json', (bytes) =>
-      Buffer.from(bytes.toString('utf8').replace('"schema_version":1', '"schema_version":2')),
-    );
+    const sameSize = await tampered('clause_map.json', (bytes) => {
+      const changed = bytes.toString('utf8').replace('"schema_version":2', '"schema_version":3');
+      expect(changed).not.toBe(bytes.toString('utf8'));
+      return Buffer.from(changed);
+    });
     expect(sameSize.manifest_valid).toBe(false);
     expect(sameSize.chain_valid).toBe(true);
     expect(sameSize.errors).toEqual(['SHA-256 of clause_map.json does not match the manifest']);

@@ -2,6 +2,7 @@ import { anchorCommand, anchorsCommand } from '../audit/anchors/cli.ts';
 import { importCommand } from '../audit/cli.ts';
 import { buildCommand, publicKeyCommand, verifyCommand } from '../cec/cli.ts';
 import { dpaCommand } from '../cec/dpa/cli.ts';
+import { oscalCommand } from '../cec/oscal/cli.ts';
 import { scanCommand } from '../pii/cli.ts';
 import type { CliCommand } from './command.ts';
 
@@ -13,6 +14,7 @@ export const commands: readonly CliCommand[] = [
   verifyCommand,
   buildCommand,
   publicKeyCommand,
+  oscalCommand,
   anchorCommand,
   anchorsCommand,
 ];

@@ -36,10 +36,9 @@ export const serveCommand: CliCommand = {
     if (!app.settings.secret('signingKey')) {
       log.warn('SVC_SIGNING_KEY is not set: bundle manifests are signed with a per-install key (see README)');
     }
-    // The login link is a credential: it goes to the terminal only, never to the log.
-    process.stdout.write(
-      `Compliance Workbench listening on ${listener.url} (data: ${dataDir})\nOpen this one-time login link (valid 10 minutes):\n  ${listener.url}/login?token=${createLoginToken(app)}\n`,
-    );
+    log.info({ url: listener.url, dataDir }, 'Compliance Workbench listening');
+    // The login link is a credential: it goes to stderr (the terminal), never into the JSON log on stdout.
+    process.stderr.write(`Open this one-time login link (valid 10 minutes):\n  ${listener.url}/login?token=${createLoginToken(app)}\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => resolve();
       process.once('SIGINT', stop);

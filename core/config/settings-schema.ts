@@ -38,6 +38,18 @@ const settingFields = {
   presidioMerge: z.boolean().meta({ title: 'Merge Presidio with built-in results' }),
   httpEnabled: z.boolean().meta({ title: 'Local HTTP API enabled', description: 'Desktop app only: serve the API on loopback' }),
   httpPort: z.number().int().min(0).max(65535).meta({ title: 'HTTP port' }),
+  httpBodyTimeoutSeconds: z.number().int().min(1).max(86_400).meta({
+    title: 'HTTP body deadline (seconds)',
+    description: 'A request body must arrive whole within this time, or the connection is closed (restart to apply)',
+  }),
+  httpIdleTimeoutSeconds: z.number().int().min(1).max(3600).meta({
+    title: 'HTTP idle timeout (seconds)',
+    description: 'Connections silent for this long are closed (restart to apply)',
+  }),
+  httpMaxAnonymousBodies: z.number().int().min(1).max(10_000).meta({
+    title: 'Unauthenticated requests with a body in flight',
+    description: 'Sign-in forms and SAML posts at once; more get 503 (restart to apply)',
+  }),
   bundleOutputDir: z.string().meta({ title: 'Bundle output directory', description: 'Default: <data dir>/bundles' }),
   tsaUrl: z
     .string()
@@ -97,6 +109,9 @@ export const settingDefaults: Settings = {
   presidioMerge: false,
   httpEnabled: true,
   httpPort: 8765,
+  httpBodyTimeoutSeconds: 300,
+  httpIdleTimeoutSeconds: 30,
+  httpMaxAnonymousBodies: 32,
   bundleOutputDir: '',
   tsaUrl: '',
   tsaCaFile: '',
@@ -126,6 +141,9 @@ export const settingsEnv: Readonly<Partial<Record<SettingKey, string>>> = {
   presidioMerge: 'SVC_PRESIDIO_MERGE',
   httpEnabled: 'SVC_HTTP_ENABLED',
   httpPort: 'SVC_HTTP_PORT',
+  httpBodyTimeoutSeconds: 'SVC_HTTP_BODY_TIMEOUT_SECONDS',
+  httpIdleTimeoutSeconds: 'SVC_HTTP_IDLE_TIMEOUT_SECONDS',
+  httpMaxAnonymousBodies: 'SVC_HTTP_MAX_ANONYMOUS_BODIES',
   bundleOutputDir: 'SVC_BUNDLE_OUTPUT_DIR',
   tsaUrl: 'SVC_TSA_URL',
   tsaCaFile: 'SVC_TSA_CA_FILE',
@@ -191,6 +209,12 @@ export const envOnlySettings = {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     default: 'info',
     doc: 'pino level; logs never contain secrets, Authorization headers, query strings or scanned text',
+  },
+  logFormat: {
+    env: 'SVC_LOG_FORMAT',
+    schema: z.enum(['auto', 'json', 'pretty']),
+    default: 'auto',
+    doc: '`auto`: readable lines when stdout is a terminal, JSON lines otherwise; `json` or `pretty` forces one',
   },
   sqliteNativeBinding: {
     env: 'SVC_SQLITE_NATIVE_BINDING',

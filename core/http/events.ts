@@ -3,14 +3,12 @@ import type { App } from '../app.ts';
 import type { Actor } from '../ops/define.ts';
 
 /**
- * Server-sent events for the browser transport: the same progress events Electron sends over IPC. Callers
- * correlate by the request id they sent with the op call.
+ * Server-sent events for the browser transport: the same progress events Electron sends over IPC, each only
+ * to the actor that started the operation (admins see all). Callers correlate by the request id they sent.
  */
 export const registerEventRoutes = (fastify: FastifyInstance, app: App, actorOf: (request: FastifyRequest) => Actor): void => {
-  fastify.get('/api/events', async (request, reply) => {
-    if (actorOf(request).kind === 'anonymous') {
-      return reply.code(401).send({ ok: false, error: { code: 'UNAUTHENTICATED', message: 'Authentication required' } });
-    }
+  const config = { svc: { access: { tier: 'free' }, errors: { body: 'envelope' } } } as const;
+  fastify.get('/api/events', { config }, async (request, reply) => {
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -20,7 +18,10 @@ export const registerEventRoutes = (fastify: FastifyInstance, app: App, actorOf:
       'X-Content-Type-Options': 'nosniff',
     });
     raw.write(': connected\n\n');
-    const unsubscribe = app.events.on('progress', (event) => {
+    const actor = actorOf(request);
+    const unsubscribe = app.events.on('progress', ({ actorId, ...event }) => {
+      // Request ids and op names are the caller's business: others see them only as admins.
+      if (actor.tier !== 'admin' && actorId !== actor.id) return;
       raw.write(`event: progress\ndata: ${JSON.stringify(event)}\n\n`);
     });
     // A comment line every 15 s keeps proxies from closing an idle stream.

@@ -21,25 +21,27 @@ export const jsonDepthWithin = (text: string, limit: number): boolean => {
   return true;
 };
 
+/** A body the parser refused; SCIM routes render it with `scimType: invalidSyntax`, others ignore that detail. */
+const syntaxError = (message: string): AppError => new AppError('VALIDATION', message, { detail: { scimType: 'invalidSyntax' } });
+
 /**
- * JSON bodies: an empty body is "no input" (so a missing field is reported as missing, not as bad JSON);
- * malformed or too deeply nested JSON is a 400 with a clear message; `__proto__` keys are dropped by the reviver.
+ * JSON bodies (`application/json`, and `application/scim+json` for SCIM): an empty body is "no input" (so a
+ * missing field is reported as missing, not as bad JSON); malformed or too deeply nested JSON is a 400 with a
+ * clear message; `__proto__` keys are dropped by the reviver. Runs only after the pipeline let the request in.
  */
 export const registerJsonParser = (fastify: FastifyInstance): void => {
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  fastify.addContentTypeParser(['application/json', 'application/scim+json'], { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
-    if (!jsonDepthWithin(text, maxJsonDepth)) {
-      return done(new AppError('VALIDATION', `JSON nested deeper than ${maxJsonDepth} levels`), undefined);
-    }
+    if (!jsonDepthWithin(text, maxJsonDepth)) return done(syntaxError(`JSON nested deeper than ${maxJsonDepth} levels`), undefined);
     try {
       done(
         null,
         JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)),
       );
     } catch {
-      done(new AppError('VALIDATION', 'Malformed JSON body'), undefined);
+      done(syntaxError('Malformed JSON body'), undefined);
     }
   });
 };

@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { App } from '../app.ts';
-import { AppError, httpStatusFor } from '../errors.ts';
-import type { Actor, HttpBinding } from '../ops/define.ts';
-import { dispatch, invoke, toAppError } from '../ops/dispatch.ts';
-import { operationEntries } from '../ops/table.ts';
+import type { Actor } from '../ops/define.ts';
+import { invoke } from '../ops/dispatch.ts';
+import { isOpName, operationEntries, operations } from '../ops/table.ts';
+import type { RouteAccess } from './route-policy.ts';
 
 type ActorOf = (request: FastifyRequest) => Actor;
 
@@ -15,34 +15,34 @@ const defaultInput = (request: { body: unknown; query: unknown; params: unknown 
   return { ...(request.query as object), ...((body as object | undefined) ?? {}), ...(request.params as object) };
 };
 
-/** Status and body for an error on a public REST path, in the spec's shape for that path. */
-export const restError = (binding: HttpBinding, error: AppError): { status: number; body: Record<string, string> } => {
-  const status = error.status ?? (error.code === 'VALIDATION' ? (binding.validationStatus ?? 400) : httpStatusFor(error.code));
-  return { status, body: { [binding.errorField ?? 'error']: error.message } };
-};
+const accessOf = (op: { tier: RouteAccess['tier']; scope?: string }): RouteAccess =>
+  op.scope === undefined ? { tier: op.tier } : { tier: op.tier, scope: op.scope };
 
-const sendRestError = (reply: FastifyReply, binding: HttpBinding, error: AppError): FastifyReply => {
-  const { status, body } = restError(binding, error);
-  if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="svc"');
-  return reply.code(status).send(body);
+/** The tier of `/api/ops/<name>` is the op's; an unknown name still needs a credential before it is named as unknown. */
+const opAccess = (request: FastifyRequest): RouteAccess => {
+  const name = (request.params as { name?: string }).name;
+  return isOpName(name) ? accessOf(operations[name]) : { tier: 'free' };
 };
 
 /**
  * Every op at `POST /api/ops/<name>` (the renderer's HTTP transport: the same envelope IPC returns), and ops
- * with an `http` binding at their public REST path with the spec's statuses and error bodies.
+ * with an `http` binding at their public REST path with the spec's statuses and error bodies. Access is
+ * checked by the pipeline before the body is read; errors are rendered by its error handler.
  */
 export const registerOpRoutes = (fastify: FastifyInstance, app: App, actorOf: ActorOf): void => {
-  fastify.post<{ Params: { name: string } }>('/api/ops/:name', async (request, reply) => {
-    const requestId = request.headers[requestIdHeader];
-    const result = await dispatch(request.params.name, request.body ?? {}, {
-      app,
-      actor: actorOf(request),
-      ...(typeof requestId === 'string' && requestId.length <= 100 ? { requestId } : {}),
-    });
-    const status = result.ok ? 200 : httpStatusFor(result.error.code);
-    if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="svc"');
-    return reply.code(status).send(result);
-  });
+  fastify.post<{ Params: { name: string } }>(
+    '/api/ops/:name',
+    { config: { svc: { access: opAccess, errors: { body: 'envelope' } } } },
+    async (request) => {
+      const requestId = request.headers[requestIdHeader];
+      const value = await invoke(request.params.name, request.body ?? {}, {
+        app,
+        actor: actorOf(request),
+        ...(typeof requestId === 'string' && requestId.length <= 100 ? { requestId } : {}),
+      });
+      return { ok: true, value };
+    },
+  );
 
   for (const [name, op] of operationEntries()) {
     const binding = op.http;
@@ -50,36 +50,25 @@ export const registerOpRoutes = (fastify: FastifyInstance, app: App, actorOf: Ac
     fastify.route({
       method: binding.method,
       url: binding.path,
-      config: { restBinding: binding },
+      config: {
+        svc: {
+          access: accessOf(op),
+          errors: {
+            body: binding.errorField ?? 'error',
+            ...(binding.validationStatus === undefined ? {} : { validationStatus: binding.validationStatus }),
+          },
+        },
+      },
       handler: async (request, reply) => {
-        try {
-          const input = (binding.input ?? defaultInput)({
-            body: request.body,
-            query: request.query,
-            params: request.params,
-            headers: request.headers,
-          });
-          const value = await invoke(name, input, { app, actor: actorOf(request) });
-          return reply.code(binding.status ?? 200).send(value);
-        } catch (error) {
-          return sendRestError(reply, binding, toAppError(error, { app, op: name }));
-        }
+        const input = (binding.input ?? defaultInput)({
+          body: request.body,
+          query: request.query,
+          params: request.params,
+          headers: request.headers,
+        });
+        const value = await invoke(name, input, { app, actor: actorOf(request) });
+        return reply.code(binding.status ?? 200).send(value);
       },
     });
   }
 };
-
-/** The REST binding of the route a request hit, if any (error handlers use it to shape framework errors). */
-export const restBindingOf = (request: FastifyRequest): HttpBinding | undefined =>
-  (request.routeOptions.config as { restBinding?: HttpBinding } | undefined)?.restBinding;
-
-export const sendFrameworkError = (request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply => {
-  const binding = restBindingOf(request);
-  if (binding !== undefined) return sendRestError(reply, binding, error);
-  if (request.url.startsWith('/api/')) {
-    return reply.code(error.status ?? httpStatusFor(error.code)).send({ ok: false, error: { code: error.code, message: error.message } });
-  }
-  return reply.code(error.status ?? httpStatusFor(error.code)).send({ error: error.message });
-};
-
-export { AppError };

@@ -27,13 +27,13 @@ export const allowedHosts = (policy: OriginPolicy): Set<string> => {
 
 export type SecurityVerdict = { readonly ok: true } | { readonly ok: false; readonly status: number; readonly reason: string };
 
-/** Routes that legitimately receive cross-site POSTs (the SAML ACS form post) set `config.allowCrossOrigin`. */
+/** Routes that legitimately receive cross-site POSTs (the SAML ACS form post) set `allowCrossOrigin` in their policy. */
 export const checkRequestOrigin = (request: FastifyRequest, policy: OriginPolicy): SecurityVerdict => {
   const hosts = allowedHosts(policy);
   const host = (request.headers.host ?? '').toLowerCase();
   if (!hosts.has(host)) return { ok: false, status: 421, reason: 'Host header does not name this server' };
   const origin = request.headers.origin;
-  const allowCrossOrigin = (request.routeOptions.config as { allowCrossOrigin?: boolean } | undefined)?.allowCrossOrigin;
+  const allowCrossOrigin = request.routeOptions.config?.svc?.allowCrossOrigin === true;
   if (origin !== undefined && !allowCrossOrigin) {
     let originHost: string;
     try {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { App } from '../app.ts';
-import { AppError } from '../errors.ts';
 import type { Actor } from '../ops/define.ts';
 import { auditRoutes } from '../audit/http.ts';
 import { cecRoutes } from '../cec/http.ts';
@@ -9,13 +8,14 @@ import { dpaRoutes } from '../cec/dpa/http.ts';
 import { oidcRoutes } from '../identity/oidc/http.ts';
 import { samlRoutes } from '../identity/saml/http.ts';
 import { scimRoutes } from '../identity/scim/http.ts';
-import { anonymous, authenticate } from './auth.ts';
+import { anonymous } from './auth.ts';
 import { registerEventRoutes } from './events.ts';
 import { registerJsonParser } from './json-body.ts';
 import { openApiDocument } from './openapi.ts';
-import { registerOpRoutes, sendFrameworkError } from './ops-routes.ts';
+import { registerOpRoutes } from './ops-routes.ts';
+import { registerPipeline, requestLimitsOf } from './pipeline.ts';
 import type { ProtocolRoutes, RouteDeps } from './protocol-routes.ts';
-import { applySecurityHeaders, checkRequestOrigin } from './security.ts';
+import { publicRoute } from './route-policy.ts';
 import { defaultRendererDir, registerStaticFiles } from './static-files.ts';
 import { registerWebLogin, webSessionStarter } from './web-login.ts';
 
@@ -36,31 +36,7 @@ export type ServerOptions = {
   readonly logRequests?: boolean;
 };
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    svcActor?: Actor;
-    svcAuthFailure?: string;
-  }
-}
-
 const actorOf = (request: FastifyRequest): Actor => request.svcActor ?? anonymous;
-
-const frameworkError = (error: { code?: string; statusCode?: number; message: string }): AppError => {
-  if (error instanceof AppError) return error;
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE', 'request_too_large');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('VALIDATION', 'Unsupported Content-Type', { status: 415 });
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError('VALIDATION', 'Content-Length does not match the body');
-    default:
-      if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-        return new AppError('VALIDATION', error.message, { status: error.statusCode });
-      }
-      return new AppError('INTERNAL', 'Internal error', { cause: error });
-  }
-};
 
 /**
  * The local HTTP API: security checks, authentication, the op routes, protocol routes, server-sent events, the
@@ -69,7 +45,10 @@ const frameworkError = (error: { code?: string; statusCode?: number; message: st
 export const buildServer = async (options: ServerOptions): Promise<FastifyInstance> => {
   const { app } = options;
   const secure = options.origin().startsWith('https:');
+  const limits = requestLimitsOf(app);
   const fastify = Fastify({
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.bodyTimeoutMs + limits.headersTimeoutMs,
     bodyLimit: bodyLimitBytes,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -91,25 +70,7 @@ export const buildServer = async (options: ServerOptions): Promise<FastifyInstan
       : false,
   });
   registerJsonParser(fastify);
-
-  const policy = { origin: options.origin, extraHosts: options.extraHosts ?? [] };
-  fastify.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-    applySecurityHeaders(reply);
-    const verdict = checkRequestOrigin(request, policy);
-    if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.reason });
-    const { actor, failure } = await authenticate(app, request);
-    request.svcActor = actor;
-    if (failure !== undefined) request.svcAuthFailure = failure;
-    return undefined;
-  });
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    if (!request.url.startsWith('/assets/')) reply.header('Cache-Control', 'no-store');
-    return payload;
-  });
-  fastify.setErrorHandler((error, request, reply) =>
-    sendFrameworkError(request, reply, frameworkError(error as { code?: string; statusCode?: number; message: string })),
-  );
+  registerPipeline(fastify, app, { origin: options.origin, extraHosts: options.extraHosts ?? [] }, limits);
 
   const startWebSession = webSessionStarter(app, secure);
   const deps: RouteDeps = {
@@ -121,7 +82,7 @@ export const buildServer = async (options: ServerOptions): Promise<FastifyInstan
   registerOpRoutes(fastify, app, actorOf);
   registerEventRoutes(fastify, app, actorOf);
   registerWebLogin(fastify, app, actorOf, startWebSession, secure);
-  fastify.get('/openapi.json', async () => openApiDocument());
+  fastify.get('/openapi.json', { config: publicRoute('error') }, async () => openApiDocument());
   for (const routes of protocolRoutes) await fastify.register(async (scope) => routes(scope, deps));
   await registerStaticFiles(fastify, options.rendererDir ?? defaultRendererDir);
   return fastify;

@@ -4,9 +4,11 @@ import { z } from 'zod';
 import { type App, service } from '../app.ts';
 import { issueSessionJwt, type SessionClaims, webSessionSeconds } from '../identity/api-keys/jwt.ts';
 import { validateApiKey } from '../identity/api-keys/service.ts';
+import { revokeWorkbenchSession } from '../identity/sessions/store.ts';
 import type { Actor } from '../ops/define.ts';
 import type { SessionInfo } from '../contracts/session.ts';
 import { clearedSessionCookie, sessionCookie } from './cookies.ts';
+import { publicRoute } from './route-policy.ts';
 
 const loginTokenTtlMs = 10 * 60 * 1000;
 
@@ -61,7 +63,7 @@ export const registerWebLogin = (
   startWebSession: StartWebSession,
   secure: boolean,
 ): void => {
-  fastify.get<{ Querystring: { token?: string } }>('/login', async (request, reply) => {
+  fastify.get<{ Querystring: { token?: string } }>('/login', { config: publicRoute('html') }, async (request, reply) => {
     const token = request.query.token;
     if (typeof token === 'string' && token.length <= 200 && consumeLoginToken(app, token)) {
       await startWebSession(reply, { sub: 'local-admin', tier: 'admin', amr: 'local' });
@@ -78,7 +80,7 @@ export const registerWebLogin = (
       );
   });
 
-  fastify.post('/auth/login', async (request, reply) => {
+  fastify.post('/auth/login', { config: publicRoute('envelope') }, async (request, reply) => {
     const parsed = z.object({ api_key: z.string().max(200) }).safeParse(request.body);
     const key = parsed.success ? validateApiKey(app, parsed.data.api_key) : null;
     if (key === null) {
@@ -91,16 +93,19 @@ export const registerWebLogin = (
         error: { code: 'FORBIDDEN', message: 'This server requires single sign-on; only an admin key may sign in directly' },
       });
     }
-    await startWebSession(reply, { sub: key.owner_user_id ?? key.id, tier: key.tier, scopes: key.scopes, sid: key.id, amr: 'apikey' });
+    await startWebSession(reply, { sub: key.owner_user_id ?? key.id, tier: key.tier, scopes: key.scopes, origin: key.id, amr: 'apikey' });
     return reply.send({ ok: true, value: { tier: key.tier } });
   });
 
-  fastify.post('/auth/logout', async (_request, reply) => {
+  fastify.post('/auth/logout', { config: publicRoute('envelope') }, async (request, reply) => {
+    // Logout ends the session itself, not only the cookie: a copied cookie or token stops working too.
+    const actor = actorOf(request);
+    if (actor.kind === 'session') revokeWorkbenchSession(app, actor.id);
     reply.header('Set-Cookie', clearedSessionCookie(secure));
     return reply.send({ ok: true, value: null });
   });
 
-  fastify.get('/auth/session', async (request) => {
+  fastify.get('/auth/session', { config: publicRoute('error') }, async (request) => {
     const actor = actorOf(request);
     const settings = app.settings.get();
     const session: SessionInfo = {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import type { App } from '../app.ts';
-import { AppError } from '../errors.ts';
+import { AppError, describeZodError } from '../errors.ts';
+import { authorizeActor } from './authorize.ts';
 import type { Actor, AnyOperation, OpContext, OpResult } from './define.ts';
-import { tierAtLeast } from './define.ts';
 import { isOpName, type OpInput, type OpName, type OpOutput, operations } from './table.ts';
 
 export type CallContext = {
@@ -14,26 +13,15 @@ export type CallContext = {
   readonly signal?: AbortSignal;
 };
 
-/** A short, safe summary of why input failed its schema: paths and messages, never the values. */
-export const describeZodError = (error: z.ZodError): string =>
-  error.issues
-    .slice(0, 5)
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
+export { describeZodError };
 
 export const lookupOp = (name: unknown): AnyOperation => {
   if (!isOpName(name)) throw new AppError('NOT_FOUND', `Unknown operation: ${String(name).slice(0, 100)}`);
   return operations[name];
 };
 
-export const authorize = (op: AnyOperation, actor: Actor): void => {
-  if (op.tier === 'public') return;
-  if (actor.kind === 'anonymous') throw new AppError('UNAUTHENTICATED', 'Authentication required');
-  if (op.scope !== undefined && actor.scopes.includes(op.scope)) return;
-  if (!tierAtLeast(actor.tier, op.tier)) {
-    throw new AppError('FORBIDDEN', `This operation needs the ${op.tier} tier; the credential has ${actor.tier}`);
-  }
-};
+export const authorize = (op: AnyOperation, actor: Actor): void =>
+  authorizeActor(op.scope === undefined ? { tier: op.tier } : { tier: op.tier, scope: op.scope }, actor);
 
 /** Anything thrown becomes an AppError; unknown errors are logged with their stack and hidden behind a generic message. */
 export const toAppError = (error: unknown, ctx: { app: App; op: string }): AppError => {
@@ -59,7 +47,8 @@ export const invoke = async (name: unknown, input: unknown, call: CallContext): 
     actor: call.actor,
     log,
     signal: call.signal ?? new AbortController().signal,
-    progress: (done, total, message = '') => call.app.events.emit('progress', { requestId, op: opName, done, total, message }),
+    progress: (done, total, message = '') =>
+      call.app.events.emit('progress', { requestId, op: opName, done, total, message, actorId: call.actor.id }),
   };
   const started = performance.now();
   try {

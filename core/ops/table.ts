@@ -4,14 +4,17 @@ import { auditOps } from '../audit/ops.ts';
 import { cecOps } from '../cec/ops.ts';
 import { clauseOps } from '../cec/clauses/ops.ts';
 import { dpaOps } from '../cec/dpa/ops.ts';
+import { oscalOps } from '../cec/oscal/ops.ts';
 import { chatOps } from '../chat/ops.ts';
 import { apiKeyOps } from '../identity/api-keys/ops.ts';
 import { desktopLoginOps } from '../identity/oidc/desktop-login.ts';
 import { oidcOps } from '../identity/oidc/ops.ts';
 import { samlOps } from '../identity/saml/ops.ts';
 import { scimOps } from '../identity/scim/ops.ts';
+import { sessionOps } from '../identity/sessions/ops.ts';
 import { ssoOps } from '../identity/sso/ops.ts';
 import { piiOps } from '../pii/ops.ts';
+import { postureOps } from '../posture/ops.ts';
 import { svcOps } from './svc-ops.ts';
 
 /**
@@ -28,8 +31,11 @@ export const operations = combine(
   cecOps,
   clauseOps,
   dpaOps,
+  oscalOps,
+  postureOps,
   scimOps,
   ssoOps,
+  sessionOps,
   samlOps,
   oidcOps,
   desktopLoginOps,

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -16,7 +16,11 @@ export type Migration = {
  * or power loss (NORMAL may lose the last transactions on power loss in WAL mode).
  */
 export const openDatabase = (file: string, migrations: readonly Migration[], nativeBinding = ''): Db => {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // Created 0600 before SQLite opens it: SQLite gives the -wal and -shm files the database file's mode.
+    closeSync(openSync(file, 'a', 0o600));
+  }
   // The desktop app points this at a better-sqlite3 build for Electron's ABI (scripts/start-electron.mjs), while
   // tests and `svc serve` use the Node build in node_modules.
   const db = new Database(file, nativeBinding ? { nativeBinding } : {});

@@ -3,7 +3,8 @@ import { LoginScreen } from './screens/LoginScreen.tsx';
 import { screens } from './screens.ts';
 import { isDesktop, useSession } from './state/session.ts';
 
-const currentRoute = (): string => window.location.hash.replace(/^#\/?/, '') || 'scan';
+/** The screen id of the hash (`#/frameworks?project=p` → `frameworks`); the Overview is the landing page. */
+const currentRoute = (): string => window.location.hash.replace(/^#\/?/, '').split('?')[0] || 'overview';
 
 export const App = () => {
   const { status, session, load, logout } = useSession();

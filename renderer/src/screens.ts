@@ -5,6 +5,7 @@ import { ChatScreen } from './screens/ChatScreen.tsx';
 import { DpaScreen } from './screens/DpaScreen.tsx';
 import { EvidenceScreen } from './screens/EvidenceScreen.tsx';
 import { FrameworksScreen } from './screens/FrameworksScreen.tsx';
+import { OverviewScreen } from './screens/OverviewScreen.tsx';
 import { IdentitySettingsScreen } from './screens/IdentitySettingsScreen.tsx';
 import { ScanScreen } from './screens/ScanScreen.tsx';
 import { SettingsScreen } from './screens/SettingsScreen.tsx';
@@ -17,6 +18,7 @@ export type ScreenEntry = { readonly id: string; readonly title: string; readonl
 
 /** Every screen, in navigation order; the id is its hash route (`#/scan`). */
 export const screens: readonly ScreenEntry[] = [
+  { id: 'overview', title: 'Overview', group: 'Posture', component: OverviewScreen },
   { id: 'scan', title: 'Scan', group: 'Privacy', component: ScanScreen },
   { id: 'dpa', title: 'DPA', group: 'Privacy', component: DpaScreen },
   { id: 'evidence', title: 'Evidence', group: 'Evidence', component: EvidenceScreen },

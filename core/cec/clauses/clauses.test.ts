@@ -5,26 +5,36 @@ import { schemaKeys } from '../../audit/types.ts';
 import { AppError } from '../../errors.ts';
 import { unknownMappedClauses } from './catalog.ts';
 import { mappingTablesMarkdown } from './mapping-doc.ts';
+import { type EvidenceAssessment, emptyKeyEvidence } from './assess.ts';
+import { defaultCadences } from './cadence.ts';
+import { keyVerdicts } from './compute.ts';
 import {
   clauseStatus,
   computeClauseMap,
   type EvidenceCounts,
   frameworkClauses,
   frameworkDisplayName,
+  type FrameworkId,
   frameworkIds,
   type KeyMapping,
   resolveFramework,
 } from './index.ts';
 
-const counts = (partial: Partial<EvidenceCounts> = {}): EvidenceCounts => ({
-  score_records: 0,
-  bias_reports: 0,
-  prri_records: 0,
-  drift_events: 0,
-  pii_detections: 0,
-  gate_evaluations: 0,
-  ...partial,
-});
+/** Passing, current evidence in `count` records per key (one series each), as of 2026-06-30. */
+const counts = (partial: Partial<EvidenceCounts> = {}): EvidenceAssessment =>
+  Object.fromEntries(
+    schemaKeys.map((key) => {
+      const n = partial[key] ?? 0;
+      if (n === 0) return [key, emptyKeyEvidence];
+      const at = '2026-06-20T00:00:00.000Z';
+      return [key, { ...emptyKeyEvidence, count: n, first_at: at, latest_at: at, months: { '2026-06': n }, series: 1, passing: 1 }];
+    }),
+  ) as EvidenceAssessment;
+const window = { from: '2026-06-01', to: '2026-06-30', as_of: '2026-06-30', period_start: '2026-06-01' };
+const map = (frameworks: readonly FrameworkId[], assessment: EvidenceAssessment) =>
+  computeClauseMap(frameworks, assessment, defaultCadences, window);
+const status = (mappings: readonly KeyMapping[], assessment: EvidenceAssessment) =>
+  clauseStatus(mappings, keyVerdicts(assessment, defaultCadences.eu_ai_act, window));
 
 describe('resolveFramework', () => {
   it.each([
@@ -101,7 +111,7 @@ describe('clause catalog', () => {
   });
 
   it('maps every EU AI Act article the spec names', () => {
-    const mapped = new Set(computeClauseMap(['eu_ai_act'], counts()).map((entry) => entry.clause_id));
+    const mapped = new Set(map(['eu_ai_act'], counts()).map((entry) => entry.clause_id));
     for (const article of [9, 10, 12, 13, 14, 15]) expect(mapped).toContain(`Article ${article}`);
   });
 
@@ -119,23 +129,23 @@ describe('clauseStatus (the documented rule)', () => {
     { schema_key: 'bias_reports', relationship: 'supporting', rationale: 'r' },
   ];
   it('SATISFIED when every primary key has records', () => {
-    expect(clauseStatus(mappings, counts({ score_records: 1, drift_events: 4 }))).toBe('SATISFIED');
+    expect(status(mappings, counts({ score_records: 1, drift_events: 4 }))).toBe('SATISFIED');
   });
   it('PARTIAL when one primary key has none', () => {
-    expect(clauseStatus(mappings, counts({ score_records: 5, bias_reports: 2 }))).toBe('PARTIAL');
+    expect(status(mappings, counts({ score_records: 5, bias_reports: 2 }))).toBe('PARTIAL');
   });
   it('PARTIAL when only a supporting key has records', () => {
-    expect(clauseStatus(mappings, counts({ bias_reports: 9 }))).toBe('PARTIAL');
+    expect(status(mappings, counts({ bias_reports: 9 }))).toBe('PARTIAL');
   });
   it('GAP when no mapped key has records, whatever the unmapped keys hold', () => {
-    expect(clauseStatus(mappings, counts({ pii_detections: 100, gate_evaluations: 3 }))).toBe('GAP');
+    expect(status(mappings, counts({ pii_detections: 100, gate_evaluations: 3 }))).toBe('GAP');
   });
 });
 
 describe('computeClauseMap', () => {
   it('sums the counts of the mapped keys and lists them for drill-down', () => {
-    const map = computeClauseMap(['eu_ai_act'], counts({ score_records: 3, drift_events: 2, bias_reports: 7 }));
-    const article15 = map.find((entry) => entry.clause_id === 'Article 15(1)');
+    const entries = map(['eu_ai_act'], counts({ score_records: 3, drift_events: 2, bias_reports: 7 }));
+    const article15 = entries.find((entry) => entry.clause_id === 'Article 15(1)');
     expect(article15).toMatchObject({
       framework: 'eu_ai_act',
       clause_name: 'Appropriate accuracy, robustness, cybersecurity across lifecycle',
@@ -152,20 +162,21 @@ describe('computeClauseMap', () => {
   });
 
   it('lists only mapped clauses, per framework in the order asked, once each', () => {
-    const map = computeClauseMap(['soc2', 'eu_ai_act', 'soc2'], counts());
-    expect(map[0]?.framework).toBe('soc2');
-    expect(map.at(-1)?.framework).toBe('eu_ai_act');
-    expect(map.filter((entry) => entry.clause_id === 'CC7.2')).toHaveLength(1);
-    expect(map.some((entry) => entry.clause_id === 'Article 9(3)')).toBe(false);
-    expect(map.every((entry) => entry.status === 'GAP' && entry.evidence_count === 0)).toBe(true);
+    const entries = map(['soc2', 'eu_ai_act', 'soc2'], counts());
+    expect(entries[0]?.framework).toBe('soc2');
+    expect(entries.at(-1)?.framework).toBe('eu_ai_act');
+    expect(entries.filter((entry) => entry.clause_id === 'CC7.2')).toHaveLength(1);
+    expect(entries.some((entry) => entry.clause_id === 'Article 9(3)')).toBe(false);
+    expect(entries.every((entry) => entry.status === 'GAP' && entry.evidence_count === 0)).toBe(true);
+    expect(entries[0]?.reasons.every((reason) => reason.code === 'no_records' && !reason.ok)).toBe(true);
   });
 
   it('rolls groups up consistently with their children for any counts', () => {
     for (let trial = 0; trial < 64; trial += 1) {
       const sample = counts(Object.fromEntries(schemaKeys.map((key, i) => [key, (trial >> i) & 1])));
-      const map = computeClauseMap(frameworkIds, sample);
-      for (const group of map.filter((entry) => entry.level === 'group')) {
-        const children = map.filter((e) => e.framework === group.framework && e.parent === group.clause_id);
+      const entries = map(frameworkIds, sample);
+      for (const group of entries.filter((entry) => entry.level === 'group')) {
+        const children = entries.filter((e) => e.framework === group.framework && e.parent === group.clause_id);
         const statuses = new Set(children.map((child) => child.status));
         const expected = statuses.size === 1 ? [...statuses][0] : 'PARTIAL';
         expect(group.status, `${group.framework} ${group.clause_id}`).toBe(expected);
@@ -175,7 +186,7 @@ describe('computeClauseMap', () => {
 
   it('is deterministic', () => {
     const sample = counts({ prri_records: 2, gate_evaluations: 1 });
-    expect(computeClauseMap(frameworkIds, sample)).toEqual(computeClauseMap(frameworkIds, sample));
+    expect(map(frameworkIds, sample)).toEqual(map(frameworkIds, sample));
   });
 });
 

@@ -23,7 +23,15 @@ const add = (app: App, projectId: string, key: SchemaKey, day: string, n = 1) =>
 type ClauseMapResult = {
   counts: Record<SchemaKey, number>;
   summary: { framework: string; SATISFIED: number; PARTIAL: number; GAP: number; clauses: number }[];
-  entries: { framework: string; clause_id: string; status: string; evidence_count: number }[];
+  entries: {
+    framework: string;
+    clause_id: string;
+    status: string;
+    evidence_count: number;
+    reasons: { schema_key: string; code: string; ok: boolean }[];
+  }[];
+  rule_version: string;
+  as_of: string;
 };
 
 describe('frameworks ops', () => {
@@ -31,7 +39,7 @@ describe('frameworks ops', () => {
   const call = (name: string, input: unknown) => invoke(name, input, { app, actor });
 
   beforeAll(() => {
-    app = createApp({ dataDir: ':memory:', env: {} });
+    app = createApp({ dataDir: ':memory:', env: {}, now: () => new Date('2026-03-15T00:00:00.000Z') });
     add(app, 'credit', 'score_records', '2026-01-10', 3);
     add(app, 'credit', 'drift_events', '2026-01-11', 2);
     add(app, 'credit', 'gate_evaluations', '2026-03-01');
@@ -65,8 +73,12 @@ describe('frameworks ops', () => {
   it("computes a project's clause map from the store for a date range", async () => {
     const all = (await call('frameworks.clauseMap', { project_id: 'credit', frameworks: ['EU AI Act'] })) as ClauseMapResult;
     expect(all.counts).toMatchObject({ score_records: 3, drift_events: 2, gate_evaluations: 1, bias_reports: 0 });
+    expect(all).toMatchObject({ rule_version: 'posture/1', as_of: '2026-03-15' });
+    // The example drift event is a detected drift: the clause has its evidence but the outcome fails.
     const article15 = all.entries.find((e) => e.clause_id === 'Article 15(1)');
-    expect(article15).toMatchObject({ status: 'SATISFIED', evidence_count: 6 });
+    expect(article15).toMatchObject({ status: 'PARTIAL', evidence_count: 6 });
+    expect(article15?.reasons.filter((r) => !r.ok)).toMatchObject([{ schema_key: 'drift_events', code: 'outcome_fail' }]);
+    expect(all.entries.find((e) => e.clause_id === 'Article 15(3)')).toMatchObject({ status: 'SATISFIED' });
 
     const january = (await call('frameworks.clauseMap', {
       project_id: 'credit',
@@ -76,11 +88,29 @@ describe('frameworks ops', () => {
     })) as ClauseMapResult;
     expect(january.counts.gate_evaluations).toBe(0);
     expect(january.entries.find((e) => e.clause_id === 'Article 14(1)')).toMatchObject({ status: 'GAP', evidence_count: 0 });
-    expect(january.entries.find((e) => e.clause_id === 'Article 15(1)')).toMatchObject({ status: 'SATISFIED', evidence_count: 5 });
+    expect(january.entries.find((e) => e.clause_id === 'Article 15(1)')).toMatchObject({ status: 'PARTIAL', evidence_count: 5 });
+    expect(january.entries.find((e) => e.clause_id === 'Article 15(3)')).toMatchObject({ status: 'SATISFIED', evidence_count: 3 });
     expect(january.entries.find((e) => e.clause_id === 'Article 9(8)')).toMatchObject({ status: 'PARTIAL', evidence_count: 3 });
     const summary = january.summary[0];
     expect(summary?.framework).toBe('eu_ai_act');
     expect((summary?.SATISFIED ?? 0) + (summary?.PARTIAL ?? 0) + (summary?.GAP ?? 0)).toBe(summary?.clauses);
+  });
+
+  it("stores a project's cadence per framework and restores the default with null", async () => {
+    type Cadences = { cadences: { framework: string; source: string; cadence: { kind: string; days?: number } }[] };
+    const before = (await call('frameworks.cadences', { project_id: 'credit' })) as Cadences;
+    expect(before.cadences.find((c) => c.framework === 'soc2')).toMatchObject({ source: 'default', cadence: { kind: 'monthly' } });
+    await call('frameworks.setCadence', { project_id: 'credit', framework: 'SOC 2', cadence: { kind: 'max_age', days: 30 } });
+    const after = (await call('frameworks.cadences', { project_id: 'credit' })) as Cadences;
+    expect(after.cadences.find((c) => c.framework === 'soc2')).toMatchObject({ source: 'project', cadence: { kind: 'max_age', days: 30 } });
+    await expect(
+      call('frameworks.setCadence', { project_id: 'credit', framework: 'soc2', cadence: { kind: 'max_age', days: 0 } }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION',
+    });
+    await call('frameworks.setCadence', { project_id: 'credit', framework: 'soc2', cadence: null });
+    const reset = (await call('frameworks.cadences', { project_id: 'credit' })) as Cadences;
+    expect(reset.cadences.find((c) => c.framework === 'soc2')?.source).toBe('default');
   });
 
   it('defaults to all five frameworks', async () => {

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { projectIdSchema } from '../../audit/input.ts';
-import { countEvidence } from '../../audit/store.ts';
 import { AppError } from '../../errors.ts';
 import { defineOp } from '../../ops/define.ts';
+import { cadenceSchema, describeCadence } from './cadence.ts';
+import { projectCadences, setProjectCadence } from './cadence-store.ts';
 import { frameworkClauses, frameworkEdition } from './catalog.ts';
-import { computeClauseMap } from './compute.ts';
+import { projectClauseMap } from './clause-map.ts';
 import { frameworkDisplayName, resolveFramework } from './resolve.ts';
 import { type ClauseMapEntry, type ClauseSatisfaction, type FrameworkId, frameworkIds } from './types.ts';
 
@@ -76,21 +77,51 @@ export const clauseOps = {
         input.frameworks === undefined || input.frameworks.length === 0
           ? [...frameworkIds]
           : [...new Set(input.frameworks.map(resolveFramework))];
-      const counts = countEvidence(ctx.app, {
+      const map = projectClauseMap(ctx.app, {
         projectId: input.project_id,
+        frameworks,
         ...(input.from === undefined ? {} : { from: input.from }),
         ...(input.to === undefined ? {} : { to: input.to }),
       });
-      const entries = computeClauseMap(frameworks, counts);
       return {
         project_id: input.project_id,
         from: input.from ?? null,
         to: input.to ?? null,
         frameworks,
-        counts,
-        summary: frameworks.map((framework) => summarise(entries, framework)),
-        entries,
+        rule_version: map.rule_version,
+        as_of: map.window.as_of,
+        period_start: map.window.period_start,
+        cadences: frameworks.map((framework) => ({
+          framework,
+          ...map.cadences[framework],
+          text: describeCadence(map.cadences[framework]),
+        })),
+        counts: map.record_counts,
+        evidence_summary: map.evidence_summary,
+        summary: frameworks.map((framework) => summarise(map.entries, framework)),
+        entries: map.entries,
       };
+    },
+  }),
+  'frameworks.cadences': defineOp({
+    summary: "A project's coverage cadence per framework (its own setting or the default) used by the clause rule",
+    input: z.object({ project_id: projectIdSchema }),
+    access: 'read',
+    tier: 'api',
+    handler: async (input, ctx) => ({
+      project_id: input.project_id,
+      cadences: Object.values(projectCadences(ctx.app, input.project_id)).map((item) => ({ ...item, text: describeCadence(item.cadence) })),
+    }),
+  }),
+  'frameworks.setCadence': defineOp({
+    summary: "Set a project's coverage cadence for a framework (monthly, max_age days, any); null restores the default",
+    input: z.object({ project_id: projectIdSchema, framework: frameworkValue, cadence: cadenceSchema.nullable() }),
+    access: 'write',
+    tier: 'api',
+    handler: async (input, ctx) => {
+      const framework = resolveFramework(input.framework);
+      setProjectCadence(ctx.app, input.project_id, framework, input.cadence, `${ctx.actor.kind}:${ctx.actor.subject ?? ctx.actor.id}`);
+      return projectCadences(ctx.app, input.project_id)[framework];
     },
   }),
 } as const;

@@ -52,4 +52,29 @@ export type ClauseMapEntry = {
     readonly relationship: Relationship;
     readonly count: number;
   }[];
+  /** Per mapped key, which rule (evidence, outcome, cadence) passed or failed and on which records. */
+  readonly reasons: readonly ClauseReason[];
+};
+
+/** A record named in a reason: enough to find it in the store or in the bundle's NDJSON. */
+export type RecordRef = { readonly record_id: string; readonly seq: number; readonly timestamp: string };
+
+/** Machine-readable reason codes of the clause rule (docs/clause-mapping.md, "The rule"). */
+export type ReasonCode = 'no_records' | 'outcome_pass' | 'outcome_fail' | 'outcome_unknown' | 'cadence_met' | 'stale' | 'uncovered';
+
+/** One finding of the rule for one mapped key of a clause. */
+export type ClauseReason = {
+  readonly schema_key: EvidenceKey;
+  readonly relationship: Relationship;
+  readonly rule: 'evidence' | 'outcome' | 'cadence';
+  readonly code: ReasonCode;
+  /** Whether this finding allows SATISFIED (primary keys need every finding ok). */
+  readonly ok: boolean;
+  readonly message: string;
+  /** The records the finding rests on (failing or outcome-less latest records; at most 10, counts are in the message). */
+  readonly records: readonly RecordRef[];
+  readonly failing?: number;
+  readonly resolved?: number;
+  readonly missing_months?: readonly string[];
+  readonly age_days?: number;
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeZodError } from '../../errors.ts';
 import { canonicalMechanisms, resolveTransferMechanism, type TransferMechanismId, transferMechanismIds } from './mechanisms.ts';
 
 /**
@@ -125,9 +126,4 @@ export const dpaRequestSchema = z.strictObject({
 export type DpaRequestInput = z.input<typeof dpaRequestSchema>;
 export type DpaRequest = z.output<typeof dpaRequestSchema>;
 
-/** A short, safe account of what failed: field paths and messages, never the values. */
-export const describeIssues = (error: z.ZodError): string =>
-  error.issues
-    .slice(0, 6)
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
+export const describeIssues = (error: z.ZodError): string => describeZodError(error, 6);

@@ -69,7 +69,7 @@ export const apiKeyOps = {
         sub: key.owner_user_id ?? key.id,
         tier: key.tier,
         scopes: key.scopes,
-        sid: key.id,
+        origin: key.id,
         amr: 'apikey',
       });
       return { access_token: token, token_type: 'Bearer' as const, expires_in };

@@ -50,6 +50,7 @@ type Row = {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
+  rotated_to: string | null;
 };
 
 const lastUsedResolutionMs = 60_000;
@@ -87,6 +88,7 @@ const insertKey = (app: App, input: z.output<typeof createKeyInput>): CreatedApi
     expires_at: input.expires_in_days === undefined ? null : addDays(now, input.expires_in_days),
     revoked_at: null,
     last_used_at: null,
+    rotated_to: null,
   };
   app.db
     .prepare(
@@ -125,8 +127,12 @@ export const revokeApiKey = (app: App, id: string): ApiKeyInfo => {
  */
 export const rotateApiKey = (app: App, id: string, graceSeconds = 0): CreatedApiKey =>
   app.db.transaction((): CreatedApiKey => {
-    const old = toInfo(getRow(app, id), app.now());
+    const oldRow = getRow(app, id);
+    const old = toInfo(oldRow, app.now());
     if (old.status !== 'active') throw new AppError('CONFLICT', `API key ${id} is ${old.status}; only an active key can be rotated`);
+    if (oldRow.rotated_to !== null) {
+      throw new AppError('CONFLICT', `API key ${id} was already rotated to ${oldRow.rotated_to}; rotate or revoke that key instead`);
+    }
     const created = insertKey(app, {
       name: old.name,
       tier: old.tier,
@@ -138,7 +144,9 @@ export const rotateApiKey = (app: App, id: string, graceSeconds = 0): CreatedApi
     });
     const now = app.now();
     if (graceSeconds > 0) {
-      const graceEnd = new Date(now.getTime() + graceSeconds * 1000).toISOString();
+      // The grace period may shorten the old key's life, never lengthen it.
+      const requested = now.getTime() + graceSeconds * 1000;
+      const graceEnd = new Date(old.expires_at === null ? requested : Math.min(requested, Date.parse(old.expires_at))).toISOString();
       app.db.prepare('UPDATE api_keys SET expires_at = ?, rotated_to = ? WHERE id = ?').run(graceEnd, created.id, id);
     } else {
       app.db.prepare('UPDATE api_keys SET revoked_at = ?, rotated_to = ? WHERE id = ?').run(now.toISOString(), created.id, id);

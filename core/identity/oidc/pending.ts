@@ -1,5 +1,6 @@
 import type { App } from '../../app.ts';
 import { SFIdentityError } from '../../errors.ts';
+import { checkLoginBinding } from '../sessions/login-binding.ts';
 
 /** A login started by oidcAuthorize and not yet completed: everything the callback must check against. */
 export type PendingLogin = {
@@ -10,6 +11,8 @@ export type PendingLogin = {
   readonly client_id: string;
   readonly redirect_uri: string;
   readonly scope: string;
+  /** Hash of the login cookie of the browser that started it; null when started through the API. */
+  readonly browser_binding: string | null;
 };
 
 export const pendingTtlSeconds = 600;
@@ -20,8 +23,8 @@ export const savePendingLogin = (app: App, login: PendingLogin): void => {
     app.db.prepare('DELETE FROM oidc_pending WHERE expires_at <= ?').run(now.toISOString());
     app.db
       .prepare(
-        `INSERT INTO oidc_pending (state, nonce, code_verifier, provider_url, client_id, redirect_uri, scope, created_at, expires_at)
-         VALUES (@state, @nonce, @code_verifier, @provider_url, @client_id, @redirect_uri, @scope, @created_at, @expires_at)`,
+        `INSERT INTO oidc_pending (state, nonce, code_verifier, provider_url, client_id, redirect_uri, scope, browser_binding, created_at, expires_at)
+         VALUES (@state, @nonce, @code_verifier, @provider_url, @client_id, @redirect_uri, @scope, @browser_binding, @created_at, @expires_at)`,
       )
       .run({
         ...login,
@@ -33,13 +36,14 @@ export const savePendingLogin = (app: App, login: PendingLogin): void => {
 
 /**
  * Takes the pending login for `state` out of the store (one use only). An unknown, used or expired state is
- * an SFIdentityError: that is the CSRF / replay check of the callback.
+ * an SFIdentityError: that is the CSRF / replay check of the callback. `browser` is the hash of the callback
+ * browser's login cookie (null: none), or undefined for an API completion; it must match how the login began.
  */
-export const takePendingLogin = (app: App, state: string): PendingLogin => {
+export const takePendingLogin = (app: App, state: string, browser: string | null | undefined): PendingLogin => {
   const row = app.db
     .prepare(
       `DELETE FROM oidc_pending WHERE state = ? AND expires_at > ?
-       RETURNING state, nonce, code_verifier, provider_url, client_id, redirect_uri, scope`,
+       RETURNING state, nonce, code_verifier, provider_url, client_id, redirect_uri, scope, browser_binding`,
     )
     .get(state, app.now().toISOString()) as PendingLogin | undefined;
   if (row === undefined) {
@@ -48,5 +52,6 @@ export const takePendingLogin = (app: App, state: string): PendingLogin => {
       detail: { check: 'state' },
     });
   }
+  checkLoginBinding(row.browser_binding, browser);
   return row;
 };

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../app.ts';
 import { SFIdentityError } from '../../errors.ts';
 import { verifySessionJwt } from '../api-keys/jwt.ts';
+import { sessionOrigin } from '../sessions/store.ts';
 import { getSession } from '../sso/sessions.ts';
 import { oidcAuthorize, oidcCallback } from './service.ts';
 import { followLogin, startTestProvider, type TestProvider } from './test/provider.ts';
@@ -64,7 +65,7 @@ describe('OIDC against a real oidc-provider', () => {
     expect(result.expires_in).toBeGreaterThan(0);
     const actor = await verifySessionJwt(app, result.session_jwt);
     expect(actor).toMatchObject({ kind: 'session', subject: 'alice', tier: 'free' });
-    const session = getSession(app, actor.id);
+    const session = getSession(app, sessionOrigin(app, actor.id) ?? '');
     expect(session).toMatchObject({ subject: 'alice', email: 'alice@example.org', revoked: false });
     expect(session.idp_session_id.length).toBeGreaterThan(0);
   });

@@ -56,7 +56,7 @@ const normalizeRedirectUri = (value: string): string => {
 export const oidcAuthorize = async (
   app: App,
   input: OidcAuthorizeInput = {},
-  options: { origin?: string } = {},
+  options: { origin?: string; browserBinding?: string } = {},
 ): Promise<OIDCAuthRequest> => {
   const settings = app.settings.get();
   const provider_url = input.provider_url || settings.oidcProviderUrl;
@@ -73,7 +73,16 @@ export const oidcAuthorize = async (
   const code_challenge = await oidc.calculatePKCECodeChallenge(code_verifier);
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
-  savePendingLogin(app, { state, nonce, code_verifier, provider_url, client_id, redirect_uri, scope });
+  savePendingLogin(app, {
+    state,
+    nonce,
+    code_verifier,
+    provider_url,
+    client_id,
+    redirect_uri,
+    scope,
+    browser_binding: options.browserBinding ?? null,
+  });
   const authorization_url = oidc.buildAuthorizationUrl(config, {
     redirect_uri,
     scope,
@@ -99,9 +108,9 @@ export type VerifiedOidcLogin = {
  */
 export const exchangeOidcCode = async (
   app: App,
-  input: { code: string; state: string; iss?: string | undefined },
+  input: { code: string; state: string; iss?: string | undefined; browser?: string | null },
 ): Promise<VerifiedOidcLogin> => {
-  const pending = takePendingLogin(app, input.state);
+  const pending = takePendingLogin(app, input.state, input.browser);
   const config = await clientConfiguration(app, pending.provider_url, pending.client_id);
   const callbackUrl = new URL(pending.redirect_uri);
   callbackUrl.searchParams.set('code', input.code);

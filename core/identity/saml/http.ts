@@ -1,4 +1,5 @@
 import type { ProtocolRoutes } from '../../http/protocol-routes.ts';
+import { publicRoute } from '../../http/route-policy.ts';
 import { listenerOrigin } from './config.ts';
 import { safeReturnPath, sendLoginError, sendLoginSuccess } from './login-pages.ts';
 import { samlLogin, samlLoginRedirect, samlMetadata } from './service.ts';
@@ -16,11 +17,11 @@ export const samlRoutes: ProtocolRoutes = async (fastify, { app, origin, startWe
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  fastify.get('/saml/metadata', async (_request, reply) =>
+  fastify.get('/saml/metadata', { config: publicRoute('error') }, async (_request, reply) =>
     reply.type('application/samlmetadata+xml; charset=utf-8').send(samlMetadata(app, { origin: origin() })),
   );
 
-  fastify.get<{ Querystring: { return_to?: string } }>('/saml/login', async (request, reply) => {
+  fastify.get<{ Querystring: { return_to?: string } }>('/saml/login', { config: publicRoute('html') }, async (request, reply) => {
     try {
       const { url } = await samlLoginRedirect(app, { origin: origin(), relayState: safeReturnPath(request.query.return_to) });
       return reply.redirect(url, 302);
@@ -31,7 +32,7 @@ export const samlRoutes: ProtocolRoutes = async (fastify, { app, origin, startWe
 
   fastify.post<{ Body: { SAMLResponse?: unknown; RelayState?: unknown } }>(
     '/saml/acs',
-    { bodyLimit: acsBodyLimit, config: { allowCrossOrigin: true } },
+    { bodyLimit: acsBodyLimit, config: { svc: { ...publicRoute('html').svc, allowCrossOrigin: true } } },
     async (request, reply) => {
       const body = (request.body ?? {}) as { SAMLResponse?: unknown; RelayState?: unknown };
       try {
@@ -39,7 +40,7 @@ export const samlRoutes: ProtocolRoutes = async (fastify, { app, origin, startWe
           return reply.code(400).send({ error: 'missing_field: SAMLResponse' });
         }
         const login = await samlLogin(app, body.SAMLResponse, { origin: origin() });
-        await startWebSession(reply, { sub: login.subject, email: login.email, tier: login.tier, sid: login.session_id, amr: 'saml' });
+        await startWebSession(reply, { sub: login.subject, email: login.email, tier: login.tier, origin: login.session_id, amr: 'saml' });
         const { subject, email, session_jwt } = login;
         return sendLoginSuccess(reply, request.headers.accept, safeReturnPath(body.RelayState), { subject, email, session_jwt });
       } catch (error) {

@@ -5,6 +5,7 @@ import { inflateRawSync } from 'node:zlib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../app.ts';
 import { verifySessionJwt } from '../api-keys/jwt.ts';
+import { sessionOrigin } from '../sessions/store.ts';
 import { getSession } from '../sso/sessions.ts';
 import { setSamlConfig } from './config.ts';
 import { failedCheckOf } from './errors.ts';
@@ -70,7 +71,10 @@ describe('samlAcs', () => {
     expect(result).toMatchObject({ subject: 'alice@example.org', email: 'alice@example.org' });
     const actor = await verifySessionJwt(app, result.session_jwt);
     expect(actor).toMatchObject({ kind: 'session', subject: 'alice@example.org', tier: 'free' });
-    expect(getSession(app, actor.id)).toMatchObject({ idp_session_id: '_session-abc', subject: 'alice@example.org' });
+    expect(getSession(app, sessionOrigin(app, actor.id) ?? '')).toMatchObject({
+      idp_session_id: '_session-abc',
+      subject: 'alice@example.org',
+    });
   });
 
   it('uses the configured session tier', async () => {

@@ -30,7 +30,7 @@ export const completeSsoLogin = async (
     sub: login.subject,
     tier,
     ...(login.email === '' ? {} : { email: login.email }),
-    sid: session.session_id,
+    origin: session.session_id,
     amr: login.amr,
   });
   return { session, session_jwt: token, expires_in, tier };

@@ -1,10 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, httpStatusFor } from '../../errors.ts';
-import { jsonDepthWithin, maxJsonDepth } from '../../http/json-body.ts';
-import type { Actor } from '../../ops/define.ts';
-import { scimError, scimTypeOf } from './errors.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { scimError } from './errors.ts';
 import { assertAttributeNotation } from './projection.ts';
-import { errorUrn } from './schema.ts';
 import type { ListQuery } from './types.ts';
 
 export const scimContentType = 'application/scim+json; charset=utf-8';
@@ -12,64 +8,6 @@ export const scimContentType = 'application/scim+json; charset=utf-8';
 /** Sends a resource or message as application/scim+json. */
 export const sendScim = (reply: FastifyReply, status: number, body: unknown): FastifyReply =>
   reply.code(status).header('content-type', scimContentType).send(JSON.stringify(body));
-
-/** RFC 7644 3.12 error body; status as a string, scimType when the error has one. Internal details never leak. */
-export const sendScimError = (reply: FastifyReply, error: unknown, log: { error: (obj: object, msg: string) => void }): FastifyReply => {
-  const appError = error instanceof AppError ? error : new AppError('INTERNAL', 'Internal error', { cause: error });
-  if (appError.code === 'INTERNAL') log.error({ err: error }, 'scim request failed unexpectedly');
-  const status = appError.status ?? httpStatusFor(appError.code);
-  const scimType = scimTypeOf(appError);
-  const detail = appError.code === 'INTERNAL' ? 'Internal error' : appError.message;
-  return sendScim(reply, status, { schemas: [errorUrn], status: String(status), ...(scimType === undefined ? {} : { scimType }), detail });
-};
-
-/**
- * SCIM callers are IdP provisioning clients: a key or token with the `scim` scope, or an admin. No credential
- * (or a bad one) is 401 with a Bearer challenge; an authenticated caller without the grant is 403.
- */
-export const requireScimActor = (actor: Actor, failure: string | undefined): void => {
-  if (actor.kind === 'anonymous') {
-    throw new AppError('UNAUTHENTICATED', failure ?? 'A bearer token with the scim scope is required', {
-      detail: { failure: failure !== undefined },
-    });
-  }
-  if (!actor.scopes.includes('scim') && actor.tier !== 'admin') {
-    throw new AppError('FORBIDDEN', 'This credential lacks the scim scope');
-  }
-};
-
-export const challengeHeader = (invalidToken: boolean): string =>
-  invalidToken ? 'Bearer realm="SCIM", error="invalid_token"' : 'Bearer realm="SCIM"';
-
-/** Registers application/scim+json (same rules as the server's JSON parser) for the SCIM scope only. */
-export const registerScimJsonParser = (fastify: FastifyInstance): void => {
-  fastify.addContentTypeParser(['application/scim+json'], { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
-    if (!jsonDepthWithin(text, maxJsonDepth))
-      return done(scimError('invalidSyntax', `JSON nested deeper than ${maxJsonDepth} levels`), undefined);
-    try {
-      done(
-        null,
-        JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)),
-      );
-    } catch (error) {
-      done(scimError('invalidSyntax', 'Malformed JSON body', error), undefined);
-    }
-  });
-};
-
-/** Parser and framework errors inside the SCIM scope, as SCIM error bodies. */
-export const scimFrameworkError = (error: { code?: string; statusCode?: number; message: string }): AppError => {
-  if (error instanceof AppError) return error.message === 'Malformed JSON body' ? scimError('invalidSyntax', error.message, error) : error;
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large');
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-    return new AppError('VALIDATION', 'Use Content-Type application/scim+json', { status: 415 });
-  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    return scimError('invalidSyntax', error.message);
-  }
-  return new AppError('INTERNAL', 'Internal error', { cause: error });
-};
 
 type Query = Record<string, string | string[] | undefined>;
 

@@ -5,17 +5,8 @@ import type { ProtocolRoutes } from '../../http/protocol-routes.ts';
 import { scimBaseUrl } from './base-url.ts';
 import { resourceTypes, schemaDocuments, serviceProviderConfig } from './discovery.ts';
 import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from './groups.ts';
-import {
-  challengeHeader,
-  ifMatchOf,
-  listRequestOf,
-  registerScimJsonParser,
-  requestOrigin,
-  requireScimActor,
-  scimFrameworkError,
-  sendScim,
-  sendScimError,
-} from './http-support.ts';
+import type { RoutePolicy } from '../../http/route-policy.ts';
+import { ifMatchOf, listRequestOf, requestOrigin, sendScim } from './http-support.ts';
 import type { Json } from './normalize.ts';
 import { project } from './projection.ts';
 import { type ScimPath, scimPathOf } from './path.ts';
@@ -80,25 +71,32 @@ const sendResource = (reply: FastifyReply, status: number, store: Store, resourc
   return sendScim(reply, status, project(store.kind, resource, attributes, excludedAttributes));
 };
 
-export const scimRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
-  registerScimJsonParser(fastify);
-  fastify.setErrorHandler((error, _request, reply) =>
-    sendScimError(reply, scimFrameworkError(error as { code?: string; statusCode?: number; message: string }), app.log),
-  );
+/** Methods each SCIM path supports; any other gets 405 with `Allow` (before its body is read). */
+const allowedMethods = (request: FastifyRequest): readonly string[] | undefined => {
+  const path = scimPathOf(request.url);
+  const endpoint = path === undefined ? undefined : endpointOf(path.resource);
+  if (path === undefined || endpoint === undefined) return undefined;
+  if (endpoint !== 'users' && endpoint !== 'groups') return ['GET'];
+  if (path.id === undefined) return ['GET', 'POST'];
+  return path.id === '.search' ? ['POST'] : ['GET', 'PUT', 'PATCH', 'DELETE'];
+};
 
+/**
+ * IdP provisioning clients: a key or token with the `scim` scope, or an admin. The pipeline checks that (401
+ * with `Bearer realm="SCIM"`, 403) and the method before the body is read; every error is a SCIM error body.
+ */
+const scimPolicy: RoutePolicy = {
+  access: { tier: 'admin', scope: 'scim' },
+  errors: { body: 'scim', realm: 'SCIM' },
+  allow: allowedMethods,
+};
+
+export const scimRoutes: ProtocolRoutes = async (fastify, { app }) => {
   const guarded =
     (handler: Handler) =>
     async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-      try {
-        requireScimActor(actorOf(request), (request as { svcAuthFailure?: string }).svcAuthFailure);
-        listRequestOf(request.query); // bad list or projection parameters are refused before any write
-        return await handler(request, reply, scimBaseUrl(app, requestOrigin(request)));
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'UNAUTHENTICATED') {
-          reply.header('www-authenticate', challengeHeader(error.detail?.['failure'] === true));
-        }
-        return sendScimError(reply, error, app.log);
-      }
+      listRequestOf(request.query); // bad list or projection parameters are refused before any write
+      return handler(request, reply, scimBaseUrl(app, requestOrigin(request)));
     };
 
   const list = (store: Store, source: unknown, reply: FastifyReply, base: string): FastifyReply => {
@@ -114,13 +112,8 @@ export const scimRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
     if (endpoint === 'users' || endpoint === 'groups') {
       const store = stores[endpoint];
       if (request.method === 'GET') return list(store, request.query, reply, base);
-      if (request.method !== 'POST') {
-        reply.header('allow', 'GET, POST');
-        throw new AppError('VALIDATION', `${request.method} is not allowed on a collection`, { status: 405 });
-      }
       return sendResource(reply, 201, store, store.create(app, request.body, base), request);
     }
-    if (request.method !== 'GET') throw new AppError('VALIDATION', 'Discovery endpoints are read-only', { status: 405 });
     if (endpoint === 'config') return sendScim(reply, 200, serviceProviderConfig(base));
     const documents = endpoint === 'types' ? resourceTypes(base) : schemaDocuments(base);
     return sendScim(reply, 200, listMessage({ totalResults: documents.length, startIndex: 1, resources: documents }, documents));
@@ -136,7 +129,6 @@ export const scimRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
         case 'GET':
           return sendResource(reply, 200, store, store.get(app, id, base), request);
         case 'POST':
-          if (id !== '.search') throw unknownEndpoint(`${resource}/${id}`);
           return list(store, request.body, reply, base);
         case 'PUT':
           return sendResource(reply, 200, store, store.replace(app, id, request.body, base, ifMatch), request);
@@ -147,7 +139,6 @@ export const scimRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
           return reply.code(204).send();
       }
     }
-    if (request.method !== 'GET') throw new AppError('VALIDATION', 'Discovery endpoints are read-only', { status: 405 });
     const documents = endpoint === 'types' ? resourceTypes(base) : endpoint === 'schemas' ? schemaDocuments(base) : [];
     const found = documents.find((document) => String(document['id']).toLowerCase() === id.toLowerCase());
     if (found === undefined) throw unknownEndpoint(`${resource}/${id}`);
@@ -160,5 +151,10 @@ export const scimRoutes: ProtocolRoutes = async (fastify, { app, actorOf }) => {
     if (path === undefined) throw unknownEndpoint(request.url.split('?')[0]?.replace(/^\/scim\/v2\/?/i, '') ?? '');
     return path.id === undefined ? collection(request, reply, base, path) : item(request, reply, base, path);
   };
-  fastify.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/scim/v2/*', handler: guarded(dispatch) });
+  fastify.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/scim/v2/*',
+    config: { svc: scimPolicy },
+    handler: guarded(dispatch),
+  });
 };

@@ -81,7 +81,7 @@ describe('SSO session delegation (spec 2.5, 3, 4.4)', () => {
   it('kills session JWTs bound to a revoked SSO session', async () => {
     const app = open();
     const session = delegateSession(app, { idp_session_id: 'idp-5', subject: 'fay', email: '', project_id: 'p' });
-    const { token } = await issueSessionJwt(app, { sub: 'fay', tier: 'free', sid: session.session_id, amr: 'saml' });
+    const { token } = await issueSessionJwt(app, { sub: 'fay', tier: 'free', origin: session.session_id, amr: 'saml' });
     await expect(verifySessionJwt(app, token)).resolves.toMatchObject({ kind: 'session' });
     revokeIdpSession(app, 'idp-5');
     await expect(verifySessionJwt(app, token)).rejects.toThrow();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { SFIdentityError } from '../../errors.ts';
-import { registerSessionLiveness } from '../api-keys/jwt.ts';
+import { describeZodError, SFIdentityError } from '../../errors.ts';
+import { registerOriginLiveness } from '../sessions/store.ts';
 import { newId } from '../scim/ids.ts';
 
 /** Spec 2.5 SSOSession. */
@@ -48,8 +48,7 @@ const toSession = (row: Row): SSOSession => ({
   revoked: row.revoked === 1,
 });
 
-const invalid = (error: z.ZodError): SFIdentityError =>
-  new SFIdentityError(error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '), { cause: error });
+const invalid = (error: z.ZodError): SFIdentityError => new SFIdentityError(describeZodError(error, 20), { cause: error });
 
 /** The SCIM user a subject names (by userName, case-insensitively), if provisioned. */
 const provisionedUser = (app: App, subject: string): { id: string; active: number } | undefined =>
@@ -147,5 +146,5 @@ export const listSessions = (app: App, query: SessionListQuery = {}): SSOSession
   return rows.map(toSession);
 };
 
-// JWTs issued for an SSO session (claim sid = sso-...) die with the session.
-registerSessionLiveness('sso-', isSessionActive);
+// Workbench sessions started from an SSO session die with it.
+registerOriginLiveness('sso-', isSessionActive);

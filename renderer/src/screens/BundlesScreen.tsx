@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { Page } from '../components/Page.tsx';
-import { callOp } from '../state/call.ts';
+import { callOp, messageOf } from '../state/call.ts';
 import { type BuildProgress, type BundleListItem, useBundles } from '../state/bundles.ts';
+import { downloadOscal } from '../state/oscal.ts';
 import './BundlesScreen.css';
 
 type FrameworkOption = { readonly id: string; readonly name: string };
@@ -78,6 +79,7 @@ const BuildForm = () => {
 
 const BundleRow = ({ bundle }: { bundle: BundleListItem }) => {
   const reissue = useBundles((state) => state.reissue);
+  const [oscalError, setOscalError] = useState<string | null>(null);
   return (
     <tr>
       <td>
@@ -101,6 +103,19 @@ const BundleRow = ({ bundle }: { bundle: BundleListItem }) => {
         ) : (
           <span className="muted">ZIP gone</span>
         )}
+        <button
+          type="button"
+          onClick={() => void downloadOscal(bundle.bundle_id).catch((error: unknown) => setOscalError(messageOf(error)))}
+          disabled={!bundle.zip_exists}
+          aria-label={`Export ${bundle.bundle_id} as OSCAL`}
+        >
+          Export OSCAL
+        </button>
+        {oscalError ? (
+          <span role="alert" className="badge fail">
+            {oscalError}
+          </span>
+        ) : null}
         <button
           type="button"
           onClick={() => void reissue(bundle.bundle_id)}

@@ -22,6 +22,20 @@ const StatusBadge = ({ status }: { status: Status }) => (
   </span>
 );
 
+/** Why the clause has its status: each rule per mapped key, passed or not, with the records it rests on. */
+const ClauseReasons = ({ entry }: { entry: Entry }) => (
+  <ul className="clause-reasons" aria-label={`Why ${entry.clause_id} is ${statusLabel[entry.status].text.toLowerCase()}`}>
+    {entry.reasons.map((reason) => (
+      <li key={`${reason.schema_key}-${reason.code}`} className={reason.ok ? 'ok' : 'not-ok'}>
+        <span aria-hidden="true">{reason.ok ? '✓' : '✗'} </span>
+        <span className="sr-only">{reason.ok ? 'passes' : 'fails'}: </span>
+        <code>{reason.schema_key}</code> ({reason.relationship}, {reason.rule}): {reason.message}
+        {reason.records.length > 0 ? <> Records: {reason.records.map((record) => record.record_id).join(', ')}</> : null}
+      </li>
+    ))}
+  </ul>
+);
+
 const ClauseDetail = ({ entry }: { entry: Entry }) => {
   const { definitions, drill, drillInto, closeDrill } = useFrameworks();
   const definition = definitions[entry.clause_id];
@@ -30,6 +44,7 @@ const ClauseDetail = ({ entry }: { entry: Entry }) => {
     <div className="clause-detail">
       <p>{entry.description}</p>
       <p className="muted">Source: {definition?.source ?? entry.clause_id}</p>
+      <ClauseReasons entry={entry} />
       <table>
         <caption className="sr-only">Evidence for {entry.clause_id}</caption>
         <thead>
@@ -133,6 +148,17 @@ export const FrameworksScreen = () => {
   useEffect(() => {
     if (project === '' && projects[0] !== undefined) setProject(projects[0]);
   }, [project, projects]);
+  // Links from the Overview carry the project, framework and clause to open (`#/frameworks?project=…`).
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.hash.split('?')[1] ?? '');
+    const linked = params.get('project');
+    const linkedFramework = params.get('framework') ?? 'eu_ai_act';
+    if (linked === null) return;
+    setProject(linked);
+    setFramework(linkedFramework);
+    setExpanded(params.get('clause'));
+    void showMap({ project_id: linked, framework: linkedFramework, from: '', to: '' });
+  }, [showMap]);
 
   const submit = (event: FormEvent): void => {
     event.preventDefault();
@@ -145,7 +171,7 @@ export const FrameworksScreen = () => {
   return (
     <Page
       title="Framework clause maps"
-      description="Which clauses a project's evidence supports, per framework and date range. A clause is satisfied when every primary schema key has records, partial when some mapped key has records, a gap when none has."
+      description="Which clauses a project's evidence supports, per framework and date range. A clause is satisfied when every primary schema key has records whose latest outcomes pass and that meet the framework's cadence; partial when evidence exists but fails, is stale or leaves months uncovered; a gap when no mapped key has records. Open a clause for the reasons."
       error={error}
     >
       <form onSubmit={submit} className="toolbar" aria-label="Clause map query">
@@ -189,6 +215,9 @@ export const FrameworksScreen = () => {
             {summary.PARTIAL} partial, {summary.GAP} gap of {summary.clauses} mapped clauses.
           </p>
           <p className="muted">
+            Cadence: {map.cadences[0]?.text ?? 'none'}, as of {map.as_of} (rule {map.rule_version}).
+          </p>
+          <p className="muted">
             Records in range:{' '}
             {Object.entries(map.counts)
               .map(([key, count]) => `${key} ${count}`)
@@ -218,6 +247,13 @@ export const FrameworksScreen = () => {
               </tr>
             </thead>
             <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={5} className="muted">
+                    No clause of {summary.name} has this status for the chosen project and dates.
+                  </td>
+                </tr>
+              ) : null}
               {rows.map((entry) => {
                 const open = expanded === entry.clause_id;
                 return (

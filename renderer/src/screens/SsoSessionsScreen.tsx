@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Page } from '../components/Page.tsx';
 import { type SsoSessionRow, useSsoSessions } from '../state/identity.ts';
 import './UsersScreen.css';
+import { WorkbenchSessions } from './WorkbenchSessions.tsx';
 
 const stateOf = (session: SsoSessionRow, now: number): 'active' | 'revoked' | 'expired' =>
   session.revoked ? 'revoked' : Date.parse(session.expires_at) <= now ? 'expired' : 'active';
@@ -118,6 +119,7 @@ export const SsoSessionsScreen = () => {
           })}
         </tbody>
       </table>
+      <WorkbenchSessions />
     </Page>
   );
 };

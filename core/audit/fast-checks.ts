@@ -1,0 +1,112 @@
+/**
+ * The checks of zod schema parts as plain data and small monomorphic functions, for the compiled fast path
+ * (fast-payload.ts). Each mirrors what zod's own check does (lengths in code points, bounds, formats,
+ * overwrites, refinements) or throws at compile time for a check it does not know.
+ */
+export type Def = {
+  type: string;
+  checks?: { _zod: { def: CheckDef } }[];
+  [key: string]: unknown;
+};
+export type CheckDef = { check: string; [key: string]: unknown };
+type AnySchema = { _zod: { def: Def } };
+
+export const defOf = (schema: unknown): Def => (schema as AnySchema)._zod.def;
+export const checksOf = (def: Def): CheckDef[] => (def.checks ?? []).map((check) => check._zod.def);
+
+/** Code points of a well-formed string (zod measures lengths in code points). */
+const codePoints = (text: string): number => {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) count -= 1;
+  }
+  return count;
+};
+
+/** An array's min/max length checks as numbers. */
+export const lengthBounds = (checks: CheckDef[]): { min: number; max: number } => {
+  let min = 0;
+  let max = Number.POSITIVE_INFINITY;
+  for (const check of checks) {
+    if (check.check === 'min_length') min = Math.max(min, check.minimum as number);
+    else if (check.check === 'max_length') max = Math.min(max, check.maximum as number);
+    else throw new TypeError(`fast path: unsupported length check ${check.check}`);
+  }
+  return { min, max };
+};
+
+/** A string's checks as plain data, so one monomorphic function tests them all. */
+export const stringCheck = (def: Def): ((text: string) => boolean) => {
+  let min = 0;
+  let max = Number.POSITIVE_INFINITY;
+  const patterns: RegExp[] = [];
+  const overwrites: ((text: string) => unknown)[] = [];
+  const all = [...(typeof def.check === 'string' ? [def as unknown as CheckDef] : []), ...checksOf(def)];
+  for (const check of all) {
+    if (check.check === 'overwrite') overwrites.push(check.tx as (text: string) => unknown);
+    else if (check.check === 'min_length') min = Math.max(min, check.minimum as number);
+    else if (check.check === 'max_length') max = Math.min(max, check.maximum as number);
+    else if (check.check === 'string_format') {
+      const pattern = check.pattern as RegExp | undefined;
+      if (!(pattern instanceof RegExp) || pattern.global || pattern.sticky || !['regex', 'datetime'].includes(check.format as string)) {
+        throw new TypeError(`fast path: unsupported string format ${String(check.format)}`);
+      }
+      patterns.push(pattern);
+    } else throw new TypeError(`fast path: unsupported string check ${check.check}`);
+  }
+  // Lengths in code points like zod: UTF-16 length bounds them (cp <= units <= 2 cp), so most strings need no count.
+  return (text) => {
+    const units = text.length;
+    if (units < min || (units < 2 * min && codePoints(text) < min)) return false;
+    if (units > max && codePoints(text) > max) return false;
+    for (const tx of overwrites) if (tx(text) !== text) return false;
+    for (const pattern of patterns) if (!pattern.test(text)) return false;
+    return true;
+  };
+};
+
+/** A number's checks as bounds: finite always (zod 4 rejects NaN and infinities), safe integer for z.int(). */
+export const numberCheck = (def: Def): ((n: number) => boolean) => {
+  if (def.format !== undefined && def.format !== 'safeint')
+    throw new TypeError(`fast path: unsupported number format ${String(def.format)}`);
+  const integer = def.format === 'safeint';
+  let low = Number.NEGATIVE_INFINITY;
+  let lowInclusive = true;
+  let high = Number.POSITIVE_INFINITY;
+  let highInclusive = true;
+  for (const check of checksOf(def)) {
+    if (typeof check.value !== 'number') throw new TypeError('fast path: non-numeric bound');
+    const value = check.value;
+    const inclusive = check.inclusive === true;
+    if (check.check === 'greater_than') {
+      // The tighter bound wins; at equal bounds, exclusive wins.
+      if (value > low) [low, lowInclusive] = [value, inclusive];
+      else if (value === low) lowInclusive &&= inclusive;
+    } else if (check.check === 'less_than') {
+      if (value < high) [high, highInclusive] = [value, inclusive];
+      else if (value === high) highInclusive &&= inclusive;
+    } else throw new TypeError(`fast path: unsupported number check ${check.check}`);
+  }
+  return (n) =>
+    Number.isFinite(n) &&
+    (!integer || Number.isSafeInteger(n)) &&
+    (lowInclusive ? n >= low : n > low) &&
+    (highInclusive ? n <= high : n < high);
+};
+
+/** Refinements (`.refine`): run on the input, which equals zod's output whenever the fast path accepts. */
+export const refinements = (def: Def, allowed: boolean): ((value: unknown) => boolean) => {
+  const fns = checksOf(def).map((check) => {
+    if (!allowed || check.check !== 'custom' || typeof check.fn !== 'function')
+      throw new TypeError(`fast path: unsupported check ${check.check}`);
+    return check.fn as (value: unknown) => unknown;
+  });
+  return (value) => {
+    try {
+      return fns.every((fn) => fn(value) === true);
+    } catch {
+      return false;
+    }
+  };
+};

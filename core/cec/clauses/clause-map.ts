@@ -1,0 +1,44 @@
+import type { App } from '../../app.ts';
+import { assessEvidence, assessmentCounts, type EvidenceAssessment } from './assess.ts';
+import type { AssessmentWindow, Cadence } from './cadence.ts';
+import { cadencesOf, projectCadences } from './cadence-store.ts';
+import { assessmentWindow, computeClauseMap } from './compute.ts';
+import { postureRuleVersion } from './outcome-rules.ts';
+import type { ClauseMapEntry, EvidenceKey, FrameworkId } from './types.ts';
+
+/** A project's clause map with everything it was computed from: the body of clause_map.json and of the op. */
+export type ProjectClauseMap = {
+  readonly rule_version: string;
+  readonly project_id: string;
+  readonly window: AssessmentWindow;
+  readonly frameworks: readonly FrameworkId[];
+  readonly cadences: Readonly<Record<FrameworkId, Cadence>>;
+  readonly record_counts: Record<EvidenceKey, number>;
+  /** Per key: counts, months covered and the outcome of each series' latest record (no payloads). */
+  readonly evidence_summary: EvidenceAssessment;
+  readonly entries: ClauseMapEntry[];
+};
+
+/**
+ * Reads the store (aggregated in SQL) and the project's cadences, then applies the rule. `to` fixes the as-of
+ * day; an open range is judged as of today.
+ */
+export const projectClauseMap = (
+  app: App,
+  q: { projectId: string; from?: string; to?: string; frameworks: readonly FrameworkId[] },
+): ProjectClauseMap => {
+  const range = { ...(q.from === undefined ? {} : { from: q.from }), ...(q.to === undefined ? {} : { to: q.to }) };
+  const assessment = assessEvidence(app, { projectId: q.projectId, ...range });
+  const window = assessmentWindow(assessment, range, app.now());
+  const cadences = cadencesOf(projectCadences(app, q.projectId));
+  return {
+    rule_version: postureRuleVersion,
+    project_id: q.projectId,
+    window,
+    frameworks: q.frameworks,
+    cadences,
+    record_counts: assessmentCounts(assessment),
+    evidence_summary: assessment,
+    entries: computeClauseMap(q.frameworks, assessment, cadences, window),
+  };
+};

@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { pipeline } from 'node:stream/promises';
+import { crc32, createDeflateRaw, type DeflateRaw } from 'node:zlib';
+
+/** A finished entry body: raw deflate data in `path`, with the digest, CRC and size of the uncompressed bytes. */
+export type DeflatedFile = {
+  readonly path: string;
+  readonly sha256: string;
+  readonly crc32: number;
+  readonly size: number;
+  readonly compressedSize: number;
+};
+
+/** Text is encoded into buffers of this many bytes and handed to the deflater one buffer at a time. */
+const chunkBytes = 1 << 20;
+
+/**
+ * An append-only ZIP entry body compressed while it is written: text is buffered, encoded, hashed (SHA-256 and
+ * CRC-32 of the uncompressed bytes) and passed to a raw-deflate stream writing a temp file. zlib runs each
+ * stream's work on the libuv thread pool, so several of these (the six NDJSON folders) compress in parallel
+ * with each other and with the caller's loop; `drained()` is the back-pressure that keeps memory flat.
+ */
+export class DeflatingFile {
+  readonly #deflate: DeflateRaw;
+  readonly #written: Promise<void>;
+  readonly #hash = createHash('sha256');
+  #crc = 0;
+  #size = 0;
+  #chunk = Buffer.allocUnsafe(chunkBytes);
+  #used = 0;
+
+  constructor(
+    readonly path: string,
+    level: number,
+  ) {
+    this.#deflate = createDeflateRaw({ level });
+    this.#written = pipeline(this.#deflate, createWriteStream(path, { mode: 0o600 }));
+    this.#written.catch(() => undefined); // surfaced by drained() and finish()
+  }
+
+  /** Appends text, UTF-8 encoded straight into the current chunk (no joined copy of the text). */
+  write(text: string): void {
+    // A UTF-16 unit is at most 3 UTF-8 bytes: if it cannot fit for sure, flush first (or encode it on its own).
+    if (this.#used + text.length * 3 > chunkBytes) {
+      this.#flush();
+      if (text.length * 3 > chunkBytes) {
+        this.#deliver(Buffer.from(text, 'utf8'));
+        return;
+      }
+    }
+    this.#used += this.#chunk.write(text, this.#used, 'utf8');
+  }
+
+  #flush(): void {
+    if (this.#used === 0) return;
+    const bytes = this.#chunk.subarray(0, this.#used);
+    // The deflater keeps the buffer until it has compressed it, so the next text goes into a fresh one.
+    this.#chunk = Buffer.allocUnsafe(chunkBytes);
+    this.#used = 0;
+    this.#deliver(bytes);
+  }
+
+  #deliver(bytes: Buffer): void {
+    this.#hash.update(bytes);
+    this.#crc = crc32(bytes, this.#crc);
+    this.#size += bytes.length;
+    this.#deflate.write(bytes);
+  }
+
+  /** Resolves once the deflater has room again (rejects if compressing or writing failed). */
+  async drained(): Promise<void> {
+    if (this.#deflate.writableNeedDrain) await Promise.race([once(this.#deflate, 'drain'), this.#written]);
+  }
+
+  /** Flushes, ends the stream and waits for the temp file; returns the entry body. */
+  async finish(): Promise<DeflatedFile> {
+    this.#flush();
+    this.#deflate.end();
+    await this.#written;
+    return {
+      path: this.path,
+      sha256: this.#hash.digest('hex'),
+      crc32: this.#crc,
+      size: this.#size,
+      compressedSize: statSync(this.path).size,
+    };
+  }
+
+  /** Stops compressing after a failure (the caller removes the temp directory). */
+  destroy(): void {
+    this.#deflate.destroy();
+  }
+}

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../app.ts';
+import { examplePayloads } from '../audit/examples.ts';
+import { appendEvidence } from '../audit/store.ts';
+import { schemaKeys } from '../audit/types.ts';
+import { verifyChain } from '../audit/verify.ts';
+import { projectClauseMap } from '../cec/clauses/index.ts';
+import { createApiKey } from '../identity/api-keys/service.ts';
+import type { Actor } from '../ops/define.ts';
+import { invoke } from '../ops/dispatch.ts';
+import { sampleProjectId } from './sample-data.ts';
+
+const actor: Actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] };
+let app: App;
+const call = (name: string, input: unknown) => invoke(name, input, { app, actor });
+type Overview = Awaited<ReturnType<typeof import('./overview.ts').projectOverview>>;
+type OverviewReply = { projects: { project_id: string; is_sample: boolean }[]; overview: Overview | null };
+
+beforeEach(() => {
+  app = createApp({ dataDir: ':memory:', env: {}, now: () => new Date('2026-09-18T10:00:00.000Z') });
+});
+afterEach(() => app.close());
+
+describe('sample project', () => {
+  it('imports six months of every key for several models, with passing and failing outcomes and a gap', async () => {
+    const info = (await call('posture.loadSample', {})) as { project_id: string; records: number };
+    expect(info.project_id).toBe(sampleProjectId);
+    const map = projectClauseMap(app, { projectId: sampleProjectId, frameworks: ['soc2', 'eu_ai_act'] });
+    const summary = map.evidence_summary;
+    for (const key of schemaKeys) expect(summary[key].count, key).toBeGreaterThan(0);
+    expect(Object.keys(summary.score_records.months)).toEqual(['2026-04', '2026-05', '2026-06', '2026-07', '2026-08', '2026-09']);
+    expect(Object.keys(summary.drift_events.months)).not.toContain('2026-06');
+    for (const key of ['score_records', 'drift_events', 'gate_evaluations'] as const) expect(summary[key].failing, key).toBeGreaterThan(0);
+    for (const key of ['bias_reports', 'prri_records', 'pii_detections'] as const) {
+      expect(summary[key], `${key} failed earlier and passes now`).toMatchObject({ failing: 0, resolved: 1 });
+    }
+    expect(summary.drift_events.resolved).toBe(1);
+    expect(summary.score_records.passing).toBeGreaterThan(0);
+    const statuses = new Set(map.entries.map((entry) => entry.status));
+    expect([...statuses].sort()).toEqual(['PARTIAL', 'SATISFIED']);
+    expect(map.entries.find((e) => e.clause_id === 'CC7.2')?.reasons).toContainEqual(
+      expect.objectContaining({ code: 'uncovered', missing_months: ['2026-06'] }),
+    );
+    // Loading twice does not duplicate it.
+    expect(await call('posture.loadSample', {})).toEqual(info);
+    const again = projectClauseMap(app, { projectId: sampleProjectId, frameworks: ['soc2'] });
+    expect(again.record_counts).toEqual(map.record_counts);
+    expect((await verifyChain(app, sampleProjectId)).valid).toBe(true);
+  });
+
+  it('is removed entirely while other chains stay intact; real projects cannot be removed', async () => {
+    appendEvidence(app, [
+      { project_id: 'real', schema_key: 'score_records', timestamp: '2026-09-01T00:00:00.000Z', payload: examplePayloads.score_records },
+    ]);
+    await call('posture.loadSample', {});
+    const removed = (await call('posture.removeSample', { project_id: sampleProjectId })) as { removed_records: number };
+    expect(removed.removed_records).toBeGreaterThan(100);
+    expect(app.db.prepare('SELECT count(*) AS n FROM audit_records WHERE project_id = ?').get(sampleProjectId)).toEqual({ n: 0 });
+    expect((await verifyChain(app, 'real')).valid).toBe(true);
+    await expect(call('posture.removeSample', { project_id: 'real' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(app.db.prepare('SELECT count(*) AS n FROM audit_records WHERE project_id = ?').get('real')).toEqual({ n: 1 });
+    // A real project that happens to use the sample id is never overwritten or mixed.
+    appendEvidence(app, [{ project_id: sampleProjectId, schema_key: 'score_records', payload: examplePayloads.score_records }]);
+    await expect(call('posture.loadSample', {})).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(call('posture.removeSample', { project_id: sampleProjectId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('posture.overview', () => {
+  it('answers an empty store with no projects and no overview (the screen offers the sample)', async () => {
+    expect(await call('posture.overview', {})).toEqual({ projects: [], overview: null });
+  });
+
+  it('gives volume per month, heatmap per framework group, chain head, bundles and alerts', async () => {
+    await call('posture.loadSample', {});
+    createApiKey(app, { tier: 'api', name: 'ci-pipeline', expires_in_days: 10 });
+    const reply = (await call('posture.overview', {})) as OverviewReply;
+    expect(reply.projects).toEqual([expect.objectContaining({ project_id: sampleProjectId, is_sample: true })]);
+    const overview = reply.overview as Overview;
+    expect(overview.is_sample).toBe(true);
+    expect(overview.volume).toHaveLength(6);
+    expect(overview.volume.reduce((sum, m) => sum + m.counts.score_records, 0)).toBe(overview.record_counts.score_records);
+    expect(overview.chain?.head_seq).toBe(Object.values(overview.record_counts).reduce((a, b) => a + b, 0));
+    const soc2 = overview.heatmap.filter((cell) => cell.framework === 'soc2');
+    expect(soc2.map((cell) => cell.group_id)).toContain('CC7');
+    expect(overview.heatmap.find((cell) => cell.framework === 'eu_ai_act' && cell.group_id === 'Article 15')).toMatchObject({
+      status: 'PARTIAL',
+    });
+    const kinds = overview.alerts.map((alert) => alert.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['failing_outcome', 'stale_evidence', 'api_key_expiry', 'tsa']));
+    expect(overview.alerts.find((a) => a.kind === 'api_key_expiry')?.message).toMatch(/ci-pipeline.*expires in 10 day/);
+    expect(overview.alerts.find((a) => a.kind === 'stale_evidence' && a.message.startsWith('SOC 2'))?.message).toMatch(/2026-06/);
+  });
+
+  it('a project id without evidence is all GAP, never an error', async () => {
+    const reply = (await call('posture.overview', { project_id: 'nobody' })) as OverviewReply;
+    expect(reply.overview?.chain).toBeNull();
+    expect(reply.overview?.volume).toEqual([]);
+    expect(reply.overview?.heatmap.every((cell) => cell.status === 'GAP')).toBe(true);
+  });
+});
