@@ -132,7 +132,7 @@ describe('bundle file routes', () => {
     const entries = await readAllEntries(built.zip_path);
     entries.set(
       'clause_map.json',
-      Buffer.from((entries.get('clause_map.json') as Buffer).toString('utf8').replace('"schema_version":1', '"schema_version":2')),
+      Buffer.from((entries.get('clause_map.json') as Buffer).toString('utf8').replace('"schema_version":2', '"schema_version":3')),
     );
     const tamperedPath = `${built.zip_path}.tampered.zip`;
     await writeEntries(tamperedPath, entries);
