@@ -44,24 +44,32 @@ const dosTime = (mtime: Date): { date: number; time: number } => {
   };
 };
 
+/**
+ * The block both headers share, from "version needed" to "extra field length" (APPNOTE 4.3.7 and 4.3.12 lay it
+ * out identically; it starts at byte 4 of the local header and byte 6 of the central one).
+ */
+const writeSharedFields = (header: Buffer, at: number, entry: ContainerEntry, zip64: boolean, mtime: Date, name: Buffer, extra: Buffer) => {
+  const { date, time } = dosTime(mtime);
+  header.writeUInt16LE(zip64 ? 45 : 20, at);
+  header.writeUInt16LE(utf8Names, at + 2);
+  header.writeUInt16LE(entry.method, at + 4);
+  header.writeUInt16LE(time, at + 6);
+  header.writeUInt16LE(date, at + 8);
+  header.writeUInt32LE(entry.crc32 >>> 0, at + 10);
+  header.writeUInt32LE(zip64 ? max32 : entry.compressedSize, at + 14);
+  header.writeUInt32LE(zip64 ? max32 : entry.size, at + 18);
+  header.writeUInt16LE(name.length, at + 22);
+  header.writeUInt16LE(extra.length, at + 24);
+};
+
 /** The local file header of an entry starting at `offset`; sizes go to a ZIP64 extra field when needed. */
 export const localHeader = (entry: ContainerEntry, offset: number, mtime: Date, forceZip64 = false): Buffer => {
   const name = Buffer.from(entry.name, 'utf8');
   const zip64 = needsZip64(entry, offset, forceZip64);
   const extra = zip64 ? zip64Extra([entry.size, entry.compressedSize]) : Buffer.alloc(0);
-  const { date, time } = dosTime(mtime);
   const header = Buffer.alloc(30);
   header.writeUInt32LE(0x04034b50, 0);
-  header.writeUInt16LE(zip64 ? 45 : 20, 4);
-  header.writeUInt16LE(utf8Names, 6);
-  header.writeUInt16LE(entry.method, 8);
-  header.writeUInt16LE(time, 10);
-  header.writeUInt16LE(date, 12);
-  header.writeUInt32LE(entry.crc32 >>> 0, 14);
-  header.writeUInt32LE(zip64 ? max32 : entry.compressedSize, 18);
-  header.writeUInt32LE(zip64 ? max32 : entry.size, 22);
-  header.writeUInt16LE(name.length, 26);
-  header.writeUInt16LE(extra.length, 28);
+  writeSharedFields(header, 4, entry, zip64, mtime, name, extra);
   return Buffer.concat([header, name, extra]);
 };
 
@@ -70,20 +78,10 @@ export const centralHeader = (entry: ContainerEntry, offset: number, mtime: Date
   const name = Buffer.from(entry.name, 'utf8');
   const zip64 = needsZip64(entry, offset, forceZip64);
   const extra = zip64 ? zip64Extra([entry.size, entry.compressedSize, offset]) : Buffer.alloc(0);
-  const { date, time } = dosTime(mtime);
   const header = Buffer.alloc(46);
   header.writeUInt32LE(0x02014b50, 0);
   header.writeUInt16LE(madeByUnix, 4);
-  header.writeUInt16LE(zip64 ? 45 : 20, 6);
-  header.writeUInt16LE(utf8Names, 8);
-  header.writeUInt16LE(entry.method, 10);
-  header.writeUInt16LE(time, 12);
-  header.writeUInt16LE(date, 14);
-  header.writeUInt32LE(entry.crc32 >>> 0, 16);
-  header.writeUInt32LE(zip64 ? max32 : entry.compressedSize, 20);
-  header.writeUInt32LE(zip64 ? max32 : entry.size, 24);
-  header.writeUInt16LE(name.length, 28);
-  header.writeUInt16LE(extra.length, 30);
+  writeSharedFields(header, 6, entry, zip64, mtime, name, extra);
   // comment length, disk number start, internal attributes: 0
   header.writeUInt32LE(regularFile0644, 38);
   header.writeUInt32LE(zip64 ? max32 : offset, 42);
