@@ -5,11 +5,19 @@ import type { ProjectClauseMap } from '../cec/clauses/clause-map.ts';
 import { keyVerdicts } from '../cec/clauses/compute.ts';
 import { schemaKeys } from '../audit/types.ts';
 import { getSamlConfig } from '../identity/saml/config.ts';
+import type { AnchoringLag } from '../audit/anchors/lag.ts';
 
 export type Alert = {
   readonly severity: 'critical' | 'warning' | 'info';
   /** chain_broken is raised by the Overview screen after it re-verifies the chain; the rest by the server. */
-  readonly kind: 'chain_broken' | 'failing_outcome' | 'stale_evidence' | 'api_key_expiry' | 'saml_certificate_expiry' | 'tsa';
+  readonly kind:
+    | 'chain_broken'
+    | 'failing_outcome'
+    | 'stale_evidence'
+    | 'anchor_lag'
+    | 'api_key_expiry'
+    | 'saml_certificate_expiry'
+    | 'tsa';
   readonly message: string;
   /** Where the user acts on it (a hash route of the renderer). */
   readonly link: string;
@@ -94,6 +102,31 @@ export const credentialAlerts = (app: App): Alert[] => {
 };
 
 /** Whether the configured TSA answers at all (any HTTP status); none configured means stub timestamps. */
+/**
+ * Records that have waited for an anchor longer than two scheduler intervals (the TSA may be failing), or any
+ * unanchored record while periodic anchoring is off: until anchored, a rewrite of them is not detectable.
+ */
+export const anchorLagAlert = (app: App, projectId: string, lag: AnchoringLag | null): Alert | null => {
+  if (lag === null || lag.lag_records === 0) return null;
+  const intervalMinutes = app.settings.get().anchorIntervalMinutes;
+  const waited = `${lag.lag_records} record(s) of ${projectId} have no anchor after them`;
+  if (intervalMinutes === 0) {
+    return {
+      severity: 'info',
+      kind: 'anchor_lag',
+      message: `${waited}: periodic anchoring is off (SVC_ANCHOR_INTERVAL_MINUTES=0)`,
+      link: '#/evidence',
+    };
+  }
+  if (lag.lag_seconds <= 2 * intervalMinutes * 60) return null;
+  return {
+    severity: 'warning',
+    kind: 'anchor_lag',
+    message: `${waited} for ${Math.round(lag.lag_seconds / 60)} min (interval ${intervalMinutes} min): anchor now, and check the TSA if it keeps failing`,
+    link: '#/evidence',
+  };
+};
+
 export const tsaAlert = async (app: App): Promise<Alert | null> => {
   const url = app.settings.get().tsaUrl;
   if (url === '') {

@@ -3,7 +3,8 @@ import { schemaKeys } from '../audit/types.ts';
 import { listEntries } from '../cec/registry.ts';
 import { frameworkClauses, frameworkDisplayName, frameworkIds, projectClauseMap } from '../cec/clauses/index.ts';
 import type { ClauseMapEntry, ClauseSatisfaction, FrameworkId } from '../cec/clauses/index.ts';
-import { type Alert, credentialAlerts, evidenceAlerts, tsaAlert } from './alerts.ts';
+import { anchoringLag } from '../audit/anchors/lag.ts';
+import { type Alert, anchorLagAlert, credentialAlerts, evidenceAlerts, tsaAlert } from './alerts.ts';
 import { listSamples } from './sample.ts';
 
 /** A heatmap cell: one framework's top-level clause group, with its leaf clauses tallied by status. */
@@ -67,7 +68,14 @@ export const projectOverview = async (app: App, projectId: string) => {
     )
     .get(projectId);
   const tsa = await tsaAlert(app);
-  const alerts: Alert[] = [...evidenceAlerts(map), ...credentialAlerts(app), ...(tsa === null ? [] : [tsa])];
+  const anchoring = anchoringLag(app, projectId);
+  const lagAlert = anchorLagAlert(app, projectId, anchoring);
+  const alerts: Alert[] = [
+    ...evidenceAlerts(map),
+    ...(lagAlert === null ? [] : [lagAlert]),
+    ...credentialAlerts(app),
+    ...(tsa === null ? [] : [tsa]),
+  ];
   return {
     project_id: projectId,
     is_sample: listSamples(app).some((sample) => sample.project_id === projectId),
@@ -82,6 +90,7 @@ export const projectOverview = async (app: App, projectId: string) => {
       >,
     })),
     chain: head === undefined ? null : { head_seq: head.head_seq, head_hash: head.head_hash, updated_at: head.updated_at },
+    anchoring,
     frameworks: frameworkIds.map((id) => ({ id, name: frameworkDisplayName(id) })),
     heatmap: heatmap(map.entries),
     bundles: listEntries(app, { projectId, limit: 5, offset: 0 }).items.map((entry) => ({

@@ -99,3 +99,57 @@ describe('posture.overview', () => {
     expect(reply.overview?.heatmap.every((cell) => cell.status === 'GAP')).toBe(true);
   });
 });
+
+describe('anchoring on the overview', () => {
+  let clock = new Date('2026-09-18T10:00:00.000Z');
+  const record = (day: number) => ({
+    project_id: 'lagging',
+    schema_key: 'drift_events',
+    timestamp: `2026-09-${String(day).padStart(2, '0')}T09:00:00Z`,
+    payload: examplePayloads.drift_events,
+  });
+  const overviewOf = async (target: App) =>
+    ((await invoke('posture.overview', { project_id: 'lagging' }, { app: target, actor })) as OverviewReply).overview as Overview;
+
+  it('reports the latest anchor, the records after it and how long the oldest waited; alerts past two intervals', async () => {
+    const lagging = createApp({ dataDir: ':memory:', env: { SVC_ANCHOR_INTERVAL_MINUTES: '10' }, now: () => clock });
+    try {
+      appendEvidence(lagging, [record(1), record(2)]);
+      expect((await overviewOf(lagging)).anchoring).toEqual({
+        anchored_seq: null,
+        anchored_at: null,
+        kind: null,
+        lag_records: 2,
+        lag_seconds: 0,
+      });
+      await invoke('audit.anchor', { project_id: 'lagging' }, { app: lagging, actor });
+      expect((await overviewOf(lagging)).anchoring).toMatchObject({ anchored_seq: 2, kind: 'ed25519', lag_records: 0, lag_seconds: 0 });
+
+      appendEvidence(lagging, [record(3), record(4), record(5)]);
+      clock = new Date(clock.getTime() + 15 * 60_000);
+      const within = await overviewOf(lagging);
+      expect(within.anchoring).toMatchObject({ anchored_seq: 2, lag_records: 3, lag_seconds: 900 });
+      expect(within.alerts.map((a) => a.kind)).not.toContain('anchor_lag');
+
+      clock = new Date(clock.getTime() + 10 * 60_000);
+      const late = await overviewOf(lagging);
+      expect(late.anchoring?.lag_seconds).toBe(1500);
+      expect(late.alerts.find((a) => a.kind === 'anchor_lag')).toMatchObject({ severity: 'warning', link: '#/evidence' });
+      expect(late.alerts.find((a) => a.kind === 'anchor_lag')?.message).toMatch(/3 record\(s\) of lagging .* 25 min \(interval 10 min\)/);
+    } finally {
+      lagging.close();
+    }
+  });
+
+  it('says so when periodic anchoring is off and records wait', async () => {
+    const off = createApp({ dataDir: ':memory:', env: { SVC_ANCHOR_INTERVAL_MINUTES: '0' }, now: () => clock });
+    try {
+      appendEvidence(off, [record(1)]);
+      const alert = (await overviewOf(off)).alerts.find((a) => a.kind === 'anchor_lag');
+      expect(alert).toMatchObject({ severity: 'info' });
+      expect(alert?.message).toMatch(/periodic anchoring is off/);
+    } finally {
+      off.close();
+    }
+  });
+});

@@ -1,22 +1,30 @@
 import type { ChainCheck, Overview } from '../state/overview.ts';
 
-/** How far the chain head is ahead of its last external anchor; supplied once anchoring exists. */
-export type AnchorLag = {
-  readonly anchored_seq: number;
-  readonly anchored_at: string;
-  readonly lag_records: number;
-  readonly lag_seconds: number;
+type Anchoring = Overview['anchoring'];
+
+const minutes = (seconds: number): string => (seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`);
+
+/** The anchoring line: the latest anchor and how many records (and for how long) wait after it. */
+const anchoringText = (anchoring: Anchoring): string => {
+  if (anchoring === null) return 'No records to anchor';
+  const oldest = `the oldest waiting ${minutes(anchoring.lag_seconds)}`;
+  if (anchoring.anchored_seq === null) return `Never anchored: ${anchoring.lag_records} record(s) waiting, ${oldest}`;
+  const kind = anchoring.kind === 'rfc3161' ? 'TSA token' : 'Ed25519 checkpoint';
+  const latest = `Seq ${anchoring.anchored_seq} (${kind}, ${anchoring.anchored_at?.replace('T', ' ').slice(0, 16)} UTC)`;
+  return anchoring.lag_records === 0
+    ? `${latest}; every record is anchored`
+    : `${latest}; ${anchoring.lag_records} record(s) after it, ${oldest}`;
 };
 
 /** The chain head, the result of re-verifying it, and the anchoring lag (or that nothing is anchored yet). */
 export const ChainCard = ({
   chain,
   check,
-  anchorLag,
+  anchoring,
 }: {
   chain: Overview['chain'];
   check: { result: ChainCheck | null; error: string | null } | null;
-  anchorLag?: AnchorLag | null;
+  anchoring: Anchoring;
 }) => (
   <div className="card">
     <h2>Hash chain</h2>
@@ -45,11 +53,7 @@ export const ChainCard = ({
           )}
         </dd>
         <dt>Anchoring</dt>
-        <dd>
-          {anchorLag == null
-            ? 'No anchors yet'
-            : `${anchorLag.lag_records} record(s) since the anchor at seq ${anchorLag.anchored_seq} (${Math.round(anchorLag.lag_seconds / 60)} min)`}
-        </dd>
+        <dd>{anchoringText(anchoring)}</dd>
       </dl>
     )}
   </div>

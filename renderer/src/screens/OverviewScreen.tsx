@@ -165,7 +165,7 @@ export const OverviewScreen = () => {
           {overview ? (
             <div className="overview-grid">
               <Alerts alerts={[...chainAlert, ...overview.alerts]} />
-              <ChainCard chain={overview.chain} check={chain} anchorLag={null} />
+              <ChainCard chain={overview.chain} check={chain} anchoring={overview.anchoring} />
               <div className="card wide">
                 <h2>Evidence volume</h2>
                 {overview.volume.length === 0 ? (

@@ -1,0 +1,35 @@
+import type { App } from '../../app.ts';
+import type { AnchorKind } from './statement.ts';
+import { latestAnchor } from './store.ts';
+
+/** How far a project's chain head is ahead of its latest anchor. */
+export type AnchoringLag = {
+  /** The latest anchor, or null when the project was never anchored. */
+  readonly anchored_seq: number | null;
+  readonly anchored_at: string | null;
+  readonly kind: AnchorKind | null;
+  /** Records appended after the latest anchor: a rewrite of these is not yet detectable. */
+  readonly lag_records: number;
+  /** How long the oldest of those records has waited for an anchor (0 when none waits). */
+  readonly lag_seconds: number;
+};
+
+/** The anchoring lag of a project's chain, or null for a project without records. */
+export const anchoringLag = (app: App, projectId: string): AnchoringLag | null => {
+  const head = app.db.prepare<[string], { head_seq: number }>('SELECT head_seq FROM audit_chain_heads WHERE project_id = ?').get(projectId);
+  if (head === undefined) return null;
+  const anchor = latestAnchor(app, projectId);
+  const anchoredSeq = anchor?.seq ?? 0;
+  const oldestWaiting = app.db
+    .prepare<[string, number], { recorded_at: string }>('SELECT recorded_at FROM audit_records WHERE project_id = ? AND seq = ?')
+    .get(projectId, anchoredSeq + 1);
+  const lagSeconds =
+    oldestWaiting === undefined ? 0 : Math.max(0, Math.round((app.now().getTime() - Date.parse(oldestWaiting.recorded_at)) / 1000));
+  return {
+    anchored_seq: anchor?.seq ?? null,
+    anchored_at: anchor?.created_at ?? null,
+    kind: anchor?.kind ?? null,
+    lag_records: head.head_seq - anchoredSeq,
+    lag_seconds: lagSeconds,
+  };
+};
