@@ -56,7 +56,8 @@ export const test = base.extend<{ screenshotTo: (name: string) => Promise<void> 
       });
       const firstLink = await new Promise<string>((resolve, reject) => {
         let out = '';
-        const timer = setTimeout(() => reject(new Error(`svc serve did not start: ${out}`)), 30_000);
+        // Generous: on a loaded 2-core runner, `svc keys create` plus a cold `svc serve` can take tens of seconds.
+        const timer = setTimeout(() => reject(new Error(`svc serve did not start: ${out}`)), 90_000);
         // The one-time link goes to stderr, never into the JSON log on stdout.
         child.stderr?.on('data', (chunk: Buffer) => {
           out += chunk.toString();
@@ -101,7 +102,7 @@ export const test = base.extend<{ screenshotTo: (name: string) => Promise<void> 
       await provider.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
-    { scope: 'worker', timeout: 60_000 },
+    { scope: 'worker', timeout: 150_000 },
   ],
   screenshotTo: async ({ page }, use) => {
     await use(async (name) => {
