@@ -234,6 +234,18 @@ export const envOnlySettings = {
     default: '',
     doc: "custom recognizers (JSON, Presidio's ad-hoc recognizer shape; default `<data dir>/recognizers.json` when present)",
   },
+  piiWorkers: {
+    env: 'SVC_PII_WORKERS',
+    schema: z.literal('auto').or(z.coerce.number().int().min(0).max(64)),
+    default: 'auto',
+    doc: '`svc serve` and the desktop app scan PII on this many worker threads (`auto`: one per available core; `0`: on the main thread)',
+  },
+  piiScanTimeoutSeconds: {
+    env: 'SVC_PII_SCAN_TIMEOUT_SECONDS',
+    schema: z.coerce.number().int().min(1).max(3600),
+    default: 30,
+    doc: 'a scan running longer on a worker fails with 500 `scan_error: scan timed out` and the worker is replaced',
+  },
   cecMaxUploadBytes: {
     env: 'SVC_CEC_MAX_UPLOAD_BYTES',
     schema: z.coerce.number().int().positive(),

@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type App, service } from '../app.ts';
 import { envSetting } from '../config/env-settings.ts';
-import { createPiiEngine } from './engine.ts';
-import { nerRecognizer } from './ner/recognizer.ts';
+import { createFullEngine } from './full-engine.ts';
 import type { PiiEngine } from './types.ts';
 
 /** The service key of the app's engine (tests may pre-seed it with an engine of their own). */
@@ -22,8 +21,4 @@ export const customRecognizersFileOf = (app: App): string | undefined => {
  * The app's PII engine: every built-in pattern recognizer, the English NER (PERSON, LOCATION, NRP) and the
  * custom recognizers of the JSON config file, built once per app.
  */
-export const defaultPiiEngine = (app: App): PiiEngine =>
-  service(app, piiEngineKey, () => {
-    const file = customRecognizersFileOf(app);
-    return createPiiEngine({ extraRecognizers: [nerRecognizer], ...(file === undefined ? {} : { customRecognizersFile: file }) });
-  });
+export const defaultPiiEngine = (app: App): PiiEngine => service(app, piiEngineKey, () => createFullEngine(customRecognizersFileOf(app)));

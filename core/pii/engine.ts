@@ -56,7 +56,7 @@ export const createPiiEngine = (options: CreatePiiEngineOptions = {}): PiiEngine
   const recognizers: readonly Recognizer[] = [...builtInRecognizers(), ...(options.extraRecognizers ?? []), ...custom];
   const languageSet = new Set(recognizers.flatMap((r) => r.supportedLanguages));
 
-  const scan: PiiEngine['scan'] = (text, opts = {}) => {
+  const scan: PiiEngine['scan'] = (text, opts = {}, onProgress) => {
     const language = opts.language ?? DEFAULT_LANGUAGE;
     for (const t of [opts.scoreThreshold, ...Object.values(opts.perEntityThresholds ?? {})])
       if (t !== undefined && !(t >= 0 && t <= 1)) throw new AppError('VALIDATION', 'score thresholds must be between 0 and 1');
@@ -74,6 +74,9 @@ export const createPiiEngine = (options: CreatePiiEngineOptions = {}): PiiEngine
       (r) => supports(r, language) && (wanted ? r.supportedEntities.some((e) => wanted.has(e)) : r.enabledByDefault !== false),
     );
     const isAllowed = allowListFilter(opts);
+    const { views, changed } = scanViews(text);
+    const steps = views.length * active.length;
+    let done = 0;
     // Each view (normalised text, plus the reading order behind a right-to-left override) is scanned as a
     // whole; findings map back to the original text, so spans cover the invisible characters they enclose.
     const inView = (view: TextView): Finding[] => {
@@ -84,6 +87,7 @@ export const createPiiEngine = (options: CreatePiiEngineOptions = {}): PiiEngine
           if (wanted && !wanted.has(f.type)) continue;
           candidates.push(enhanceWithContext(f, view.text, r.context, opts.context ?? []));
         }
+        onProgress?.(++done, steps, r.name);
       }
       return removeDuplicates(candidates)
         .filter((f) => !isAllowed(view.text.slice(f.start, f.end)))
@@ -92,7 +96,6 @@ export const createPiiEngine = (options: CreatePiiEngineOptions = {}): PiiEngine
           return { ...f, start, end };
         });
     };
-    const { views, changed } = scanViews(text);
     const found = views.length === 1 ? inView(views[0] as TextView) : removeDuplicates(views.flatMap(inView));
     const threshold = opts.scoreThreshold ?? 0;
     const perEntity = opts.perEntityThresholds ?? {};

@@ -57,7 +57,8 @@ const requireText = (text: unknown): string => {
 /** Operations of the PII domain. */
 export const piiOps = {
   'pii.scan': defineOp({
-    summary: 'Scan text for PII; returns the entities found and the redacted text (spec 2.2). Action from settings.piiAction',
+    summary:
+      'Scan text for PII; returns the entities found and the redacted text (spec 2.2). Action from settings.piiAction; large texts report progress',
     input: scanInput,
     access: 'write',
     tier: 'api',
@@ -69,6 +70,8 @@ export const piiOps = {
         language: input.language,
         projectId: input.project_id,
         source: 'pii.scan',
+        signal: ctx.signal,
+        onProgress: ctx.progress,
         scoreThreshold: threshold,
         returnExplanation: input.return_decision_process,
         allowListMatch: input.allow_list_match,

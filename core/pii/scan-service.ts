@@ -9,6 +9,7 @@ import { scanViews } from './normalize.ts';
 import { phoneRegionsOfSetting } from './phone-regions.ts';
 import { codePointToUtf16Mapper, utf16ToCodePointMapper } from './offsets.ts';
 import { redact } from './redact.ts';
+import { scannerOf } from './pool/scanner.ts';
 import { markPresidio, recordScanTime } from './status.ts';
 import type { EngineScanOptions, Finding, PiiEngine, ScanResult } from './types.ts';
 
@@ -24,6 +25,10 @@ export type ScanRequest = EngineScanOptions & {
   readonly source: string;
   /** Overrides settings.piiAction for this call. */
   readonly action?: PiiAction;
+  /** Stops the scan: a queued one at once, a running one by replacing its worker (in-process: before it starts). */
+  readonly signal?: AbortSignal;
+  /** Told after each recognizer pass, for texts of `progressFromChars` or more. */
+  readonly onProgress?: (done: number, total: number, message: string) => void;
 };
 
 export type ScanOutcome = {
@@ -34,6 +39,9 @@ export type ScanOutcome = {
 
 /** Text beyond this many UTF-8 bytes is refused (spec 8: at most 1 MiB), whatever transport brought it. */
 export const maxTextBytes = 1024 * 1024;
+
+/** Smaller texts scan in milliseconds: progress for them would only cost messages. */
+export const progressFromChars = 64 * 1024;
 
 /** An engine failure becomes `scan_error: <detail>` (500); client mistakes (AppError) pass through unchanged. */
 const scanError = (error: unknown): AppError => {
@@ -89,15 +97,22 @@ const withoutExplanation = (finding: Finding): Finding => ({
 
 /** Built-in findings, or Presidio's (merged with ours when configured) when a Presidio URL is set and it answers. */
 const findEntities = async (app: App, engine: PiiEngine, request: ScanRequest): Promise<Omit<ScanOutcome, 'action'>> => {
-  const builtIn = (): ScanResult => {
+  const { text, signal, onProgress, projectId, source, action, language, ...options } = request;
+  const control = {
+    ...(signal ? { signal } : {}),
+    ...(onProgress && text.length >= progressFromChars
+      ? { onProgress: (done: number, total: number, recognizer: string) => onProgress(done, total, `scanned with ${recognizer}`) }
+      : {}),
+  };
+  const builtIn = async (): Promise<ScanResult> => {
     try {
-      return engine.scan(request.text, request);
+      return await scannerOf(app, () => engine).scan(text, { ...options, language }, control);
     } catch (error) {
       throw scanError(error);
     }
   };
   const { presidioUrl, presidioMerge } = app.settings.get();
-  if (presidioUrl === '') return { result: builtIn(), engine: 'builtin' };
+  if (presidioUrl === '') return { result: await builtIn(), engine: 'builtin' };
   let remote: { findings: Finding[]; changed: boolean };
   try {
     remote = await presidioInViews(presidioUrl, request);
@@ -106,9 +121,9 @@ const findEntities = async (app: App, engine: PiiEngine, request: ScanRequest): 
     if (!(error instanceof PresidioUnavailableError)) throw scanError(error);
     markPresidio(app, false);
     app.log.warn({ reason: error.message }, 'presidio unavailable; scanning with the built-in engine');
-    return { result: builtIn(), engine: 'builtin' };
+    return { result: await builtIn(), engine: 'builtin' };
   }
-  const found = presidioMerge ? removeDuplicates([...builtIn().entities, ...remote.findings]) : remote.findings;
+  const found = presidioMerge ? removeDuplicates([...(await builtIn()).entities, ...remote.findings]) : remote.findings;
   const entities = found.map((f) => (request.returnExplanation ? f : withoutExplanation(f))).sort(compareFindings);
   return {
     result: { detected: entities.length > 0, entities, redacted_text: redact(request.text, entities), normalized: remote.changed },

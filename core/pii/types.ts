@@ -104,9 +104,12 @@ export type EngineScanOptions = ScanOptions & {
   readonly denyList?: readonly DenyListEntry[];
 };
 
+/** Called after each recognizer has run over one view of the text: `done` of `total` steps, and who ran. */
+export type ScanProgress = (done: number, total: number, recognizer: string) => void;
+
 export type PiiEngine = {
   /** Scan `text`; throws AppError('VALIDATION') for an unknown language/entity or an unsafe user regex. */
-  readonly scan: (text: string, options?: EngineScanOptions) => ScanResult;
+  readonly scan: (text: string, options?: EngineScanOptions, onProgress?: ScanProgress) => ScanResult;
   /** Every entity type that can be scanned for in `language` (all languages when omitted). */
   readonly entityTypes: (language?: string) => string[];
   /** Entity types scanned when the request gives no `entities` filter. */

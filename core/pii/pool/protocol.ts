@@ -1,0 +1,24 @@
+/** Messages between the scan pool (pool.ts) and its workers (scan-worker.ts): plain, structured-clonable data. */
+import type { ErrorCode } from '../../errors.ts';
+import type { EngineScanOptions, ScanResult } from '../types.ts';
+
+/** What a worker needs to build the same engine as the main thread (full-engine.ts). */
+export type WorkerConfig = { readonly customRecognizersFile?: string };
+
+export type ScanJob = {
+  readonly id: number;
+  readonly text: string;
+  readonly options: EngineScanOptions;
+  /** Progress messages cost a post each: only scans of large texts ask for them. */
+  readonly reportProgress: boolean;
+};
+
+/** An error as it crosses the thread boundary: an AppError keeps its code (a bad request stays a 400). */
+export type WorkerError = { readonly message: string; readonly code?: ErrorCode };
+
+export type WorkerReply =
+  /** The engine is built and warmed up: the worker takes jobs. */
+  | { readonly type: 'ready' }
+  | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number; readonly recognizer: string }
+  | { readonly type: 'done'; readonly id: number; readonly result: ScanResult }
+  | { readonly type: 'error'; readonly id: number; readonly error: WorkerError };

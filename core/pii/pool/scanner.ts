@@ -1,0 +1,52 @@
+/**
+ * How the app scans: in-process by default (the CLI, tests, SDK: a pool would only add start-up), or on the
+ * worker pool once a serving composition root calls `startPiiWorkers` (`svc serve`, the desktop app), so that
+ * every request-serving entry point (HTTP routes, IPC ops, the chat filter, block mode) scans off the event loop.
+ */
+import { availableParallelism } from 'node:os';
+import { type App, service } from '../../app.ts';
+import { envSetting } from '../../config/env-settings.ts';
+import { customRecognizersFileOf } from '../default-engine.ts';
+import type { EngineScanOptions, PiiEngine, ScanResult } from '../types.ts';
+import { createScanPool, type ScanControl, type ScanPool, scanCancelled } from './pool.ts';
+import { scanWorkerUrl, spawnWorker } from './spawn.ts';
+
+export type Scanner = { scan(text: string, options: EngineScanOptions, control: ScanControl): Promise<ScanResult> };
+
+const poolKey = 'pii.scanPool';
+
+/** SVC_PII_WORKERS: `auto` is one worker per core the process may use. */
+export const piiWorkerCount = (app: App): number => {
+  const setting = envSetting(app.env, 'piiWorkers');
+  return setting === 'auto' ? availableParallelism() : setting;
+};
+
+/**
+ * Starts the app's scan workers (SVC_PII_WORKERS of them; none when it is 0) and routes its scans to them until
+ * `app.close()`. `workerUrl` is for tests that need a worker which misbehaves on purpose.
+ */
+export const startPiiWorkers = (app: App, workerUrl: URL = scanWorkerUrl()): ScanPool | undefined => {
+  const size = piiWorkerCount(app);
+  if (size === 0) return undefined;
+  const file = customRecognizersFileOf(app);
+  const config = file === undefined ? {} : { customRecognizersFile: file };
+  return service(app, poolKey, () =>
+    createScanPool({
+      size,
+      timeoutMs: envSetting(app.env, 'piiScanTimeoutSeconds') * 1000,
+      spawn: () => spawnWorker(workerUrl, config),
+    }),
+  );
+};
+
+/** The engine on the calling thread: progress between recognizers; a cancel is seen before the scan starts. */
+const inProcess = (engine: PiiEngine): Scanner => ({
+  scan: async (text, options, control) => {
+    if (control.signal?.aborted) throw scanCancelled();
+    return engine.scan(text, options, control.onProgress);
+  },
+});
+
+/** The pool when the app started one, else `engine` in-process. */
+export const scannerOf = (app: App, engine: () => PiiEngine): Scanner =>
+  (app.services.get(poolKey) as ScanPool | undefined) ?? inProcess(engine());
