@@ -6,6 +6,7 @@ import { startAnchorScheduler } from '../core/audit/anchors/scheduler.ts';
 import { envSetting } from '../core/config/env-settings.ts';
 import { startListener, type Listener } from '../core/http/listen.ts';
 import { createLogger } from '../core/log.ts';
+import { startPiiWorkers } from '../core/pii/pool/scanner.ts';
 import { type BridgeEvent, eventsChannel } from '../core/contracts/ipc.ts';
 import { applyPrivateUmask } from '../core/store/private-files.ts';
 import { registerOps } from './ipc/register-ops.ts';
@@ -33,6 +34,7 @@ const start = async (): Promise<void> => {
 
   protocol.handle(appScheme, (request) => rendererResponder(rendererDir)(request.url));
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  startPiiWorkers(core);
   registerOps(ipcMain, core, isTrustedRendererUrl);
   startAnchorScheduler(core);
 

@@ -5,6 +5,7 @@ import { envSetting } from '../config/env-settings.ts';
 import { createLoginToken } from '../http/web-login.ts';
 import { startListener } from '../http/listen.ts';
 import { createLogger } from '../log.ts';
+import { startPiiWorkers } from '../pii/pool/scanner.ts';
 import { parseOptions } from './args.ts';
 import type { CliCommand } from './command.ts';
 
@@ -31,6 +32,7 @@ export const serveCommand: CliCommand = {
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean);
+    startPiiWorkers(app);
     const listener = await startListener(app, { host, port, extraHosts });
     startAnchorScheduler(app);
     if (!app.settings.secret('signingKey')) {

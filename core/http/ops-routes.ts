@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app.ts';
 import type { Actor } from '../ops/define.ts';
 import { invoke } from '../ops/dispatch.ts';
@@ -13,6 +13,15 @@ const defaultInput = (request: { body: unknown; query: unknown; params: unknown 
   const body = request.body;
   if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) return body;
   return { ...(request.query as object), ...((body as object | undefined) ?? {}), ...(request.params as object) };
+};
+
+/** Aborted when the client goes away before its reply is written: a long op (a large PII scan) stops working for nobody. */
+const abortOnDisconnect = (reply: FastifyReply): AbortSignal => {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
 };
 
 const accessOf = (op: { tier: RouteAccess['tier']; scope?: string }): RouteAccess =>
@@ -33,11 +42,12 @@ export const registerOpRoutes = (fastify: FastifyInstance, app: App, actorOf: Ac
   fastify.post<{ Params: { name: string } }>(
     '/api/ops/:name',
     { config: { svc: { access: opAccess, errors: { body: 'envelope' } } } },
-    async (request) => {
+    async (request, reply) => {
       const requestId = request.headers[requestIdHeader];
       const value = await invoke(request.params.name, request.body ?? {}, {
         app,
         actor: actorOf(request),
+        signal: abortOnDisconnect(reply),
         ...(typeof requestId === 'string' && requestId.length <= 100 ? { requestId } : {}),
       });
       return { ok: true, value };
@@ -66,7 +76,7 @@ export const registerOpRoutes = (fastify: FastifyInstance, app: App, actorOf: Ac
           params: request.params,
           headers: request.headers,
         });
-        const value = await invoke(name, input, { app, actor: actorOf(request) });
+        const value = await invoke(name, input, { app, actor: actorOf(request), signal: abortOnDisconnect(reply) });
         return reply.code(binding.status ?? 200).send(value);
       },
     });
