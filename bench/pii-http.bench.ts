@@ -1,82 +1,97 @@
 /**
- * HTTP throughput of `POST /v1/scan/pii` with 1 KB texts (names included, full default scan, evidence written to
- * a real SQLite file) against a trivial route on the same server and the same auth hooks, measured with
- * autocannon in one run. Aim (issue 3): scan requests/s >= 0.3x the trivial route's.
- * Run: node --import tsx bench/pii-http.bench.ts   (PII_HTTP_SECONDS=10 PII_HTTP_CONNECTIONS=20 to scale up)
+ * HTTP throughput of `POST /v1/scan/pii` (names included, full default scan, evidence written to a real SQLite
+ * file) against a trivial route on the same server and the same auth hooks, measured with autocannon in one
+ * run, under 50 concurrent connections. The server scans on its worker pool as `svc serve` does
+ * (SVC_PII_WORKERS, default one per core), and once more on the main thread (SVC_PII_WORKERS=0) for comparison.
+ * Sizes: 1 KB (the aim: scan requests/s >= 0.3x the trivial route's) and 16 KB (how cost grows with the text).
+ * Run: node --import tsx bench/pii-http.bench.ts   (PII_HTTP_SECONDS=10 PII_HTTP_CONNECTIONS=20 to change the load)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { createApp } from '../core/app.ts';
-import { DEFAULT_EN_PATTERN_ENTITIES } from '../core/pii/registry.ts';
-import { startBenchServer } from './support.ts';
+import { type App, createApp } from '../core/app.ts';
 import { createApiKey } from '../core/identity/api-keys/service.ts';
-
-/** The part of autocannon's API this bench uses (the package ships no types). */
-type CannonOptions = {
-  url: string;
-  method?: 'GET' | 'POST';
-  headers?: Record<string, string>;
-  body?: string;
-  connections: number;
-  duration: number;
-};
-type CannonResult = {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-};
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: CannonOptions) => Promise<CannonResult>;
+import { startPiiWorkers } from '../core/pii/pool/scanner.ts';
+import { DEFAULT_EN_PATTERN_ENTITIES } from '../core/pii/registry.ts';
+import { type LoadResult, load, printRow, ratio, startBenchServer, verdict } from './support.ts';
 
 const seconds = Number(process.env.PII_HTTP_SECONDS ?? 5);
-const connections = Number(process.env.PII_HTTP_CONNECTIONS ?? 10);
-
-const dataDir = mkdtempSync(join(tmpdir(), 'svc-pii-http-'));
-const app = createApp({ dataDir, env: {} });
-const { server, origin } = await startBenchServer(app, '/bench/trivial');
-const key = createApiKey(app, { tier: 'api', scopes: [], name: 'bench' }).secret;
-const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+const connections = Number(process.env.PII_HTTP_CONNECTIONS ?? 50);
 
 const sentence =
   'Maria Gonzalez from Madrid asked on Monday whether the invoice was paid; reply to maria.gonzalez@example.com or call +1 415-555-0132. ';
 const filler = 'The quarterly report was reviewed by the committee and approved without any changes to the budget. ';
-let text = sentence;
-while (text.length < 1024) text += filler;
-const body = JSON.stringify({ text: text.slice(0, 1024), language: 'en' });
-/** The same scan without the NER types, to show what name recognition costs. */
-const patternTypes = DEFAULT_EN_PATTERN_ENTITIES;
-const patternsBody = JSON.stringify({ text: text.slice(0, 1024), language: 'en', entities: patternTypes });
-
-const run = async (title: string, options: Omit<CannonOptions, 'connections' | 'duration'>): Promise<number> => {
-  const result = await autocannon({ connections, duration: seconds, ...options });
-  const ok = result['2xx'];
-  const bad = result.non2xx + result.errors + result.timeouts;
-  console.log(
-    `  ${title.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  (${ok} ok, ${bad} failed)`,
-  );
-  if (bad > 0) throw new Error(`${title}: ${bad} requests failed`);
-  return result.requests.average;
+/** `bytes` of text with one sentence of PII per kilobyte. */
+const textOf = (bytes: number): string => {
+  let text = '';
+  while (text.length < bytes) text += text.length % 1024 === 0 ? sentence : filler;
+  return text.slice(0, bytes);
 };
 
-try {
-  console.log(`HTTP throughput, ${connections} connections, ${seconds} s per route`);
-  const trivial = await run('GET /bench/trivial (baseline)', { url: `${origin}/bench/trivial`, headers });
-  const scan = await run('POST /v1/scan/pii (1 KB, names)', { url: `${origin}/v1/scan/pii`, method: 'POST', headers, body });
-  const patterns = await run('POST /v1/scan/pii (1 KB, no NER)', {
-    url: `${origin}/v1/scan/pii`,
-    method: 'POST',
-    headers,
-    body: patternsBody,
-  });
-  console.log(
-    `  scan / trivial ratio: ${(scan / trivial).toFixed(2)}x (aim >= 0.3x: ${scan / trivial >= 0.3 ? 'met' : 'NOT met'}); without NER ${(patterns / trivial).toFixed(2)}x`,
+const withServer = async <T>(
+  env: NodeJS.ProcessEnv,
+  measure: (origin: string, headers: Record<string, string>, app: App) => Promise<T>,
+) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-pii-http-'));
+  const app = createApp({ dataDir, env });
+  const pool = startPiiWorkers(app);
+  while (pool !== undefined && pool.stats().ready < pool.stats().workers) await new Promise((resolve) => setTimeout(resolve, 50));
+  const { server, origin } = await startBenchServer(app, '/bench/trivial');
+  const key = createApiKey(app, { tier: 'api', scopes: [], name: 'bench' }).secret;
+  try {
+    return await measure(origin, { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, app);
+  } finally {
+    await server.close();
+    app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+const show = (title: string, result: LoadResult): LoadResult => {
+  printRow(
+    `  ${title}`,
+    `${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${result.errors > 0 ? `  ${result.errors} FAILED` : ''}`,
   );
-} finally {
-  await server.close();
-  app.close();
-  rmSync(dataDir, { recursive: true, force: true });
-}
+  if (result.errors > 0) throw new Error(`${title}: ${result.errors} requests failed`);
+  return result;
+};
+
+const scanLoad = (origin: string, headers: Record<string, string>, body: object) =>
+  load(`${origin}/v1/scan/pii`, { method: 'POST', headers, body: JSON.stringify(body), seconds, connections });
+
+console.log(
+  `HTTP throughput, ${connections} connections, ${seconds} s per route; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+await withServer({}, async (origin, headers) => {
+  console.log(`worker pool (SVC_PII_WORKERS=auto):`);
+  const trivial = show('GET /bench/trivial (baseline)', await load(`${origin}/bench/trivial`, { headers, seconds, connections }));
+  const small = show('POST /v1/scan/pii 1 KB, names', await scanLoad(origin, headers, { text: textOf(1024) }));
+  const patterns = show(
+    'POST /v1/scan/pii 1 KB, no NER',
+    await scanLoad(origin, headers, { text: textOf(1024), entities: DEFAULT_EN_PATTERN_ENTITIES }),
+  );
+  const large = show('POST /v1/scan/pii 16 KB, names', await scanLoad(origin, headers, { text: textOf(16 * 1024) }));
+  const aim = small.requestsPerSecond / trivial.requestsPerSecond;
+  printRow(
+    '  1 KB scan / trivial',
+    `${ratio(small.requestsPerSecond, trivial.requestsPerSecond)} (aim >= 0.3x: ${verdict(aim >= 0.3)}); p99 ${small.p99Ms} ms`,
+  );
+  printRow('  1 KB without NER / trivial', ratio(patterns.requestsPerSecond, trivial.requestsPerSecond));
+  printRow(
+    '  16 KB scan / trivial',
+    `${ratio(large.requestsPerSecond, trivial.requestsPerSecond)} (16x the text: ${ratio(small.requestsPerSecond, large.requestsPerSecond)} the cost)`,
+  );
+});
+await withServer({ SVC_PII_WORKERS: '0' }, async (origin, headers) => {
+  console.log('main thread (SVC_PII_WORKERS=0), for comparison:');
+  const trivial = show('GET /bench/trivial (baseline)', await load(`${origin}/bench/trivial`, { headers, seconds, connections }));
+  const small = show('POST /v1/scan/pii 1 KB, names', await scanLoad(origin, headers, { text: textOf(1024) }));
+  printRow('  1 KB scan / trivial', ratio(small.requestsPerSecond, trivial.requestsPerSecond));
+});
+console.log(
+  `load average after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

@@ -14,6 +14,8 @@ import type { ScanPool } from './pool.ts';
 import { startPiiWorkers } from './scanner.ts';
 
 const desktopActor: Actor = { kind: 'local', id: 'desktop', tier: 'admin', scopes: [] };
+/** Each worker start loads the engine through tsx: seconds, and tens of seconds on a loaded shared machine. */
+const workerTestTimeoutMs = 180_000;
 const hostileWorker = new URL('./test/hostile-worker.ts', import.meta.url);
 const text = 'Contact Maria Gonzalez at maria.gonzalez@example.com or +1 415-555-0132.';
 
@@ -35,7 +37,7 @@ const post = (body: unknown) =>
     payload: JSON.stringify(body),
   });
 
-describe('POST /v1/scan/pii on the worker pool', () => {
+describe('POST /v1/scan/pii on the worker pool', { timeout: workerTestTimeoutMs }, () => {
   it('answers from a worker, the same as in-process', async () => {
     const response = await post({ text });
     expect(response.statusCode).toBe(200);
@@ -73,7 +75,7 @@ describe('POST /v1/scan/pii on the worker pool', () => {
   });
 });
 
-describe('the pii.scan op: progress and cancel', () => {
+describe('the pii.scan op: progress and cancel', { timeout: workerTestTimeoutMs }, () => {
   it('reports progress of a large scan and stops it when the caller aborts', async () => {
     const abort = new AbortController();
     const events: ProgressEvent[] = [];
@@ -94,7 +96,7 @@ describe('the pii.scan op: progress and cancel', () => {
   });
 });
 
-describe('in-process scans (no pool: the CLI, tests)', () => {
+describe('in-process scans (no pool: the CLI, tests)', { timeout: workerTestTimeoutMs }, () => {
   it('report progress for large texts only, and refuse to start when already cancelled', async () => {
     const app = createApp({ dataDir: ':memory:', env: {} });
     try {

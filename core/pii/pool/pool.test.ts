@@ -3,12 +3,14 @@ import { createFullEngine } from '../full-engine.ts';
 import { createScanPool, type ScanPool } from './pool.ts';
 import { scanWorkerUrl, spawnWorker } from './spawn.ts';
 
+/** Each worker start loads the engine through tsx: seconds, and tens of seconds on a loaded shared machine. */
+const workerTestTimeoutMs = 180_000;
 const hostileWorker = new URL('./test/hostile-worker.ts', import.meta.url);
 const text = 'Contact Maria Gonzalez at maria.gonzalez@example.com or +1 415-555-0132.';
 
 let pools: ScanPool[] = [];
-const newPool = (size: number, worker = hostileWorker, timeoutMs = 30_000): ScanPool => {
-  const pool = createScanPool({ size, timeoutMs, spawn: () => spawnWorker(worker, {}) });
+const newPool = (size: number, worker = hostileWorker, timeoutMs = 30_000, cancelGraceMs = 500): ScanPool => {
+  const pool = createScanPool({ size, timeoutMs, cancelGraceMs, spawn: () => spawnWorker(worker, {}) });
   pools.push(pool);
   return pool;
 };
@@ -22,7 +24,7 @@ const readyWorkers = async (pool: ScanPool, count: number): Promise<void> => {
   while (pool.stats().ready < count) await new Promise((resolve) => setTimeout(resolve, 20));
 };
 
-describe('scan pool with the real worker', () => {
+describe('scan pool with the real worker', { timeout: workerTestTimeoutMs }, () => {
   // Workers take seconds to start through tsx on a loaded machine: these tests share one pool.
   let pool: ScanPool;
   beforeAll(() => {
@@ -62,7 +64,7 @@ describe('scan pool with the real worker', () => {
   });
 });
 
-describe('scan pool with misbehaving workers', () => {
+describe('scan pool with misbehaving workers', { timeout: workerTestTimeoutMs }, () => {
   it('fails the scan whose worker dies, replaces the worker and serves the next scans', async () => {
     const pool = newPool(1);
     const queued = pool.scan(text, { language: 'en' });
@@ -105,7 +107,20 @@ describe('scan pool with misbehaving workers', () => {
     await expect(running).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'scan cancelled' });
     expect(progress).toEqual([1]);
     await expect(pool.scan(text, { language: 'en' })).resolves.toMatchObject({ detected: true });
+    expect(pool.stats()).toMatchObject({ workers: 1, started: 2 });
     await expect(pool.scan(text, { language: 'en' }, { signal: AbortSignal.abort() })).rejects.toThrow('scan cancelled');
+  });
+
+  it('lets a cancelled scan that ends within the grace period finish on its worker instead of replacing it', async () => {
+    const pool = newPool(1, hostileWorker, 30_000, 10_000);
+    await readyWorkers(pool, 1);
+    const abort = new AbortController();
+    const slow = pool.scan(`slow ${text}`, { language: 'en' }, { signal: abort.signal });
+    while (pool.stats().busy === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    abort.abort();
+    await expect(slow).rejects.toThrow('scan cancelled');
+    await expect(pool.scan(text, { language: 'en' })).resolves.toMatchObject({ detected: true });
+    expect(pool.stats()).toMatchObject({ workers: 1, started: 1 });
   });
 
   it('fails waiting scans when workers cannot start, instead of respawning them in a loop', async () => {

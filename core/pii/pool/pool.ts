@@ -2,7 +2,8 @@
  * A fixed-size pool of scan workers. Each worker runs one job at a time; jobs wait in a FIFO queue for the
  * next ready worker. A worker that exits mid-scan, or a scan that outlives `timeoutMs` (the worker is then
  * terminated: a synchronous scan cannot be interrupted otherwise), rejects that job and the worker is replaced;
- * no caller ever waits on a dead worker. Cancelling a running job also terminates its worker.
+ * no caller ever waits on a dead worker. A cancelled job is rejected at once; if it was running, its worker
+ * gets `cancelGraceMs` to finish (small scans do, and the worker stays) before it is terminated and replaced.
  */
 import type { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors.ts';
@@ -16,9 +17,18 @@ export type ScanPoolOptions = {
   /** Longest time a job may run in a worker (queueing not counted). */
   readonly timeoutMs: number;
   readonly spawn: () => Worker;
+  /** How long a cancelled running scan may still finish before its worker is terminated (default 500 ms). */
+  readonly cancelGraceMs?: number;
 };
 
-export type ScanPoolStats = { readonly workers: number; readonly ready: number; readonly busy: number; readonly queued: number };
+export type ScanPoolStats = {
+  readonly workers: number;
+  readonly ready: number;
+  readonly busy: number;
+  readonly queued: number;
+  /** Workers started since the pool was created (replacements included). */
+  readonly started: number;
+};
 
 export type ScanPool = {
   scan(text: string, options: EngineScanOptions, control?: ScanControl): Promise<ScanResult>;
@@ -28,6 +38,8 @@ export type ScanPool = {
 };
 
 type Task = {
+  /** Rejected already; a late result or progress is dropped. */
+  cancelled: boolean;
   readonly text: string;
   readonly options: EngineScanOptions;
   readonly control: ScanControl;
@@ -47,10 +59,14 @@ type Slot = {
 
 export const scanCancelled = (): AppError => new AppError('UNAVAILABLE', 'scan cancelled');
 
+/** A client that hangs up mid-scan must not cost a worker restart for a scan that ends in milliseconds anyway. */
+const defaultCancelGraceMs = 500;
+
 export const createScanPool = (options: ScanPoolOptions): ScanPool => {
   const slots = new Set<Slot>();
   const queue: Task[] = [];
   let nextJobId = 1;
+  let started = 0;
   let closed = false;
 
   const finish = (task: Task, outcome: { result: ScanResult } | { error: Error }): void => {
@@ -93,7 +109,7 @@ export const createScanPool = (options: ScanPoolOptions): ScanPool => {
       slot.ready = true;
     } else if (slot.task !== undefined && reply.id === slot.jobId) {
       if (reply.type === 'progress') {
-        slot.task.control.onProgress?.(reply.done, reply.total, reply.recognizer);
+        if (!slot.task.cancelled) slot.task.control.onProgress?.(reply.done, reply.total, reply.recognizer);
         return;
       }
       const task = release(slot) as Task;
@@ -117,6 +133,7 @@ export const createScanPool = (options: ScanPoolOptions): ScanPool => {
 
   const start = (): void => {
     const worker = options.spawn();
+    started++;
     worker.unref();
     const slot: Slot = { worker, ready: false, task: undefined, jobId: 0, timer: undefined, failure: '' };
     slots.add(slot);
@@ -143,8 +160,16 @@ export const createScanPool = (options: ScanPoolOptions): ScanPool => {
       finish(task, { error: scanCancelled() });
       return;
     }
-    for (const slot of slots) if (slot.task === task) retire(slot, scanCancelled());
-    dispatch();
+    task.cancelled = true;
+    finish(task, { error: scanCancelled() });
+    for (const slot of slots) {
+      if (slot.task !== task) continue;
+      clearTimeout(slot.timer);
+      slot.timer = setTimeout(() => {
+        retire(slot, scanCancelled());
+        dispatch();
+      }, options.cancelGraceMs ?? defaultCancelGraceMs);
+    }
   };
 
   dispatch();
@@ -153,7 +178,7 @@ export const createScanPool = (options: ScanPoolOptions): ScanPool => {
       new Promise<ScanResult>((resolve, reject) => {
         if (closed) throw new Error('scan pool is closed');
         if (control.signal?.aborted) throw scanCancelled();
-        const task: Task = { text, options: scanOptions, control, resolve, reject, onAbort: () => cancel(task) };
+        const task: Task = { cancelled: false, text, options: scanOptions, control, resolve, reject, onAbort: () => cancel(task) };
         control.signal?.addEventListener('abort', task.onAbort, { once: true });
         queue.push(task);
         dispatch();
@@ -165,6 +190,7 @@ export const createScanPool = (options: ScanPoolOptions): ScanPool => {
         ready: all.filter((slot) => slot.ready).length,
         busy: all.filter((slot) => slot.task !== undefined).length,
         queued: queue.length,
+        started,
       };
     },
     close: () => {
