@@ -117,14 +117,27 @@ export const computeRecordHash = (record: Omit<EvidenceRecord, 'hash'>): string 
 };
 
 /**
- * Same hash as computeRecordHash when `payloadJcs` is already JCS(payload) and every other field is ASCII that
- * JSON needs no escape for (the store's id patterns, ISO times and hex guarantee it): writes the canonical
+ * A JSON string literal, without the native call for the strings the store writes (ids, ISO times, hex), which
+ * need no escape: JSON.stringify per field cost more than the SHA-256 itself on the ingest path.
+ */
+const quoteField = (text: string): string => {
+  if (typeof text !== 'string') return JSON.stringify(text); // a hostile row or bundle: keep JSON's answer
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x20 || unit > 0x7e || unit === 0x22 || unit === 0x5c) return JSON.stringify(text);
+  }
+  return `"${text}"`;
+};
+
+/**
+ * Same hash as computeRecordHash when `payloadJcs` is already JCS(payload) and every other field is a string
+ * that is well-formed UTF-16 (the store's id patterns, ISO times and hex guarantee it): writes the canonical
  * envelope directly, keys in JCS order. A verifier that finds a mismatch re-checks with computeRecordHash.
  */
 export const hashWithCanonicalPayload = (record: Omit<EvidenceRecord, 'hash' | 'payload'>, payloadJcs: string): string =>
   sha256Hex(
-    `${record.prev_hash}{"payload":${payloadJcs},"prev_hash":${JSON.stringify(record.prev_hash)}` +
-      `,"project_id":${JSON.stringify(record.project_id)},"record_id":${JSON.stringify(record.record_id)}` +
-      `,"recorded_at":${JSON.stringify(record.recorded_at)},"schema_key":${JSON.stringify(record.schema_key)}` +
-      `,"seq":${record.seq},"timestamp":${JSON.stringify(record.timestamp)}}`,
+    `${record.prev_hash}{"payload":${payloadJcs},"prev_hash":${quoteField(record.prev_hash)}` +
+      `,"project_id":${quoteField(record.project_id)},"record_id":${quoteField(record.record_id)}` +
+      `,"recorded_at":${quoteField(record.recorded_at)},"schema_key":${quoteField(record.schema_key)}` +
+      `,"seq":${record.seq},"timestamp":${quoteField(record.timestamp)}}`,
   );

@@ -14,7 +14,8 @@ import { checksOf, type Def, defOf, lengthBounds, numberCheck, refinements, stri
  *
  * Compilation reads zod's definitions, so the schemas stay the one place the rules are written; a schema part
  * this compiler does not understand throws at start-up (a test compiles every payload schema). Validation and
- * JCS writing are one walk into one parts buffer joined once: no intermediate strings, little garbage.
+ * JCS writing are one walk that concatenates the text as it goes (V8 ropes: no parts array to join, which cost
+ * more than the validation itself).
  */
 declare global {
   // ES2024, present in Node 20; the project's TypeScript lib is older.
@@ -24,8 +25,8 @@ declare global {
 }
 
 export type FastEmit = (value: unknown) => string | undefined;
-/** Writes the JCS of `value` into `out` and returns true, or returns false (the caller discards `out`). */
-type Node = (value: unknown, depth: number, out: string[]) => boolean;
+/** The JCS text of `value`, or undefined when the fast path cannot prove zod accepts it unchanged. */
+type Node = (value: unknown, depth: number) => string | undefined;
 
 /** Deeper values go to zod and jcs (which own the nesting limit); evidence payloads are shallow. */
 const maxFastDepth = 16;
@@ -41,54 +42,46 @@ const isPlainArray = (value: unknown): value is unknown[] => Array.isArray(value
 const awkwardKey = (key: string): boolean => key === '__proto__' || key === 'constructor';
 
 /**
- * Writes the JSON string literal of a well-formed string (what JSON.stringify and JCS write); false for a lone
+ * The JSON string literal of a well-formed string (what JSON.stringify and JCS write); undefined for a lone
  * surrogate. Strings with nothing to escape (the usual case) skip the native call.
  */
-const quote = (text: string, out: string[]): boolean => {
+const quote = (text: string): string | undefined => {
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
     if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) {
-      if (!text.isWellFormed()) return false;
-      out.push(JSON.stringify(text));
-      return true;
+      return text.isWellFormed() ? JSON.stringify(text) : undefined;
     }
   }
-  out.push('"', text, '"');
-  return true;
+  return `"${text}"`;
 };
 
 /** `[a,b]` of an array's items, each through `item`. */
-const writeArray = (value: unknown[], depth: number, out: string[], item: Node): boolean => {
-  out.push('[');
+const writeArray = (value: unknown[], depth: number, item: Node): string | undefined => {
+  let out = '[';
   for (let i = 0; i < value.length; i++) {
-    if (i > 0) out.push(',');
-    if (!item(value[i], depth + 1, out)) return false;
+    const text = item(value[i], depth + 1);
+    if (text === undefined) return undefined;
+    out += i > 0 ? `,${text}` : text;
   }
-  out.push(']');
-  return true;
+  return `${out}]`;
 };
 
 /** Pure JSON data (z.unknown()): strings, finite numbers, booleans, null, arrays and plain objects of those. */
-const jsonData: Node = (value, depth, out) => {
+const jsonData: Node = (value, depth) => {
   switch (typeof value) {
     case 'string':
-      return quote(value, out);
+      return quote(value);
     case 'number':
-      out.push(`${value}`);
-      return Number.isFinite(value);
+      return Number.isFinite(value) ? `${value}` : undefined;
     case 'boolean':
-      out.push(value ? 'true' : 'false');
-      return true;
+      return value ? 'true' : 'false';
     case 'object':
-      if (value === null) {
-        out.push('null');
-        return true;
-      }
-      if (depth >= maxFastDepth) return false;
-      if (isPlainArray(value)) return writeArray(value, depth, out, jsonData);
-      return writeSorted(value, depth, out, anyKey, jsonData, true);
+      if (value === null) return 'null';
+      if (depth >= maxFastDepth) return undefined;
+      if (isPlainArray(value)) return writeArray(value, depth, jsonData);
+      return writeSorted(value, depth, anyKey, jsonData, true);
     default:
-      return false;
+      return undefined;
   }
 };
 const anyKey = (): boolean => true;
@@ -100,137 +93,156 @@ const anyKey = (): boolean => true;
 const writeSorted = (
   value: object,
   depth: number,
-  out: string[],
   keyOk: (key: string) => boolean,
   item: Node,
   undefinedOk: boolean,
-): boolean => {
+): string | undefined => {
   // Symbol keys: JSON skips them, a zod record rejects them.
-  if (!isPlain(value) || Object.getOwnPropertySymbols(value).length > 0) return false;
-  out.push('{');
-  let first = true;
+  if (!isPlain(value) || Object.getOwnPropertySymbols(value).length > 0) return undefined;
+  let out = '{';
   for (const key of Object.keys(value).sort()) {
-    if (awkwardKey(key) || !keyOk(key)) return false;
+    if (awkwardKey(key) || !keyOk(key)) return undefined;
     const raw = value[key];
     if (raw === undefined) {
       if (undefinedOk) continue;
-      return false;
+      return undefined;
     }
-    if (!first) out.push(',');
-    first = false;
-    if (!quote(key, out)) return false;
-    out.push(':');
-    if (!item(raw, depth + 1, out)) return false;
+    const name = quote(key);
+    const text = name === undefined ? undefined : item(raw, depth + 1);
+    if (text === undefined) return undefined;
+    out += out.length > 1 ? `,${name}:${text}` : `${name}:${text}`;
   }
-  out.push('}');
-  return true;
+  return `${out}}`;
 };
 
-const objectNode = (def: Def): Node => {
-  if (def.catchall === undefined || defOf(def.catchall).type !== 'never') throw new TypeError('fast path: only strict objects');
-  const shape = def.shape as Record<string, unknown>;
-  const fields = Object.keys(shape)
-    .sort()
-    .map((key) => {
+/**
+ * Generates the source of one validator function per object, array and union schema, with strings, numbers,
+ * booleans and enums checked inline at each field: every property read and check then has its own call site
+ * (V8 keeps them monomorphic), where a tree of closures made every site megamorphic. Only code this module
+ * writes goes into the source: keys are JSON literals, checks and nested validators are passed in as values.
+ */
+class Generator {
+  readonly values: unknown[] = [];
+  readonly functions: string[] = [];
+
+  /** A name the generated code uses for a value from this side (a check, a set, a helper). */
+  value(item: unknown): string {
+    this.values.push(item);
+    return `$${this.values.length - 1}`;
+  }
+
+  /** A generated function `(v, d) => string | undefined`; returns its name. */
+  function(body: string): string {
+    this.functions.push(body);
+    return `f${this.functions.length - 1}`;
+  }
+
+  /** An expression giving the JCS text of the plain variable `x` at depth `d`, or undefined. */
+  inline(schema: unknown, x: string, d: string): string {
+    const def = defOf(schema);
+    switch (def.type) {
+      case 'string':
+        return `(typeof ${x} === 'string' && ${this.value(stringCheck(def))}(${x}) ? quote(${x}) : undefined)`;
+      case 'number':
+        return `(typeof ${x} === 'number' && ${this.value(numberCheck(def))}(${x}) ? '' + ${x} : undefined)`;
+      case 'boolean':
+        refinements(def, false);
+        return `(${x} === true ? 'true' : ${x} === false ? 'false' : undefined)`;
+      case 'enum': {
+        const values = this.value(new Set(Object.values(def.entries as Record<string, unknown>)));
+        return `(typeof ${x} === 'string' && ${values}.has(${x}) ? quote(${x}) : undefined)`;
+      }
+      case 'unknown':
+        return `jsonData(${x}, ${d})`;
+      default:
+        return `${this.node(def)}(${x}, ${d})`;
+    }
+  }
+
+  node(def: Def): string {
+    switch (def.type) {
+      case 'object':
+        return this.object(def);
+      case 'union': {
+        const tries = (def.options as unknown[]).map((option) => `t = ${this.inline(option, 'v', 'd')}; if (t !== undefined) return t;`);
+        return this.function(`let t; ${tries.join(' ')} return undefined;`);
+      }
+      case 'array': {
+        const { min, max } = lengthBounds(checksOf(def));
+        return this.function(
+          `if (!isPlainArray(v) || d >= ${maxFastDepth} || v.length < ${min} || v.length > ${max}) return undefined;
+          let o = '[', x, t;
+          for (let i = 0; i < v.length; i++) {
+            x = v[i]; t = ${this.inline(def.element, 'x', 'd + 1')};
+            if (t === undefined) return undefined;
+            o += i > 0 ? ',' + t : t;
+          }
+          return o + ']';`,
+        );
+      }
+      case 'record': {
+        const keyDef = defOf(def.keyType);
+        if (keyDef.type !== 'string') throw new TypeError('fast path: only string record keys');
+        refinements(def, false);
+        const valueDef = defOf(def.valueType);
+        const item = this.function(`return ${this.inline(def.valueType, 'v', 'd')};`);
+        return this.function(
+          `return d < ${maxFastDepth} && typeof v === 'object' && v !== null
+            ? writeSorted(v, d, ${this.value(stringCheck(keyDef))}, ${item}, ${valueDef.type === 'unknown'}) : undefined;`,
+        );
+      }
+      default:
+        throw new TypeError(`fast path: unsupported schema type ${def.type}`);
+    }
+  }
+
+  object(def: Def): string {
+    if (def.catchall === undefined || defOf(def.catchall).type !== 'never') throw new TypeError('fast path: only strict objects');
+    const shape = def.shape as Record<string, unknown>;
+    const keys = Object.keys(shape).sort();
+    const fields = keys.map((key) => {
       const field = defOf(shape[key]);
       const optional = field.type === 'optional';
-      return { key, name: JSON.stringify(key), optional, node: compileNode(optional ? field.innerType : shape[key]) };
+      const text = this.inline(optional ? field.innerType : shape[key], 'x', 'd + 1');
+      const name = JSON.stringify(key);
+      return `x = v[${name}];
+        if (x === undefined) { ${optional ? '' : 'return undefined;'} }
+        else { t = ${text}; if (t === undefined) return undefined; o += o.length > 1 ? ${JSON.stringify(`,${name}:`)} + t : ${JSON.stringify(`${name}:`)} + t; }`;
     });
-  const known = new Set(fields.map((field) => field.key));
-  const refined = refinements(def, true);
-  return (value, depth, out) => {
-    if (!isPlain(value) || depth >= maxFastDepth) return false;
-    for (const key in value) if (!known.has(key)) return false;
-    out.push('{');
-    let first = true;
-    for (const field of fields) {
-      const item = value[field.key];
-      if (item === undefined) {
-        if (field.optional) continue;
-        return false;
-      }
-      out.push(first ? field.name : `,${field.name}`, ':');
-      first = false;
-      if (!field.node(item, depth + 1, out)) return false;
-    }
-    out.push('}');
-    return refined(value);
-  };
-};
+    const refined = this.value(refinements(def, true));
+    const known = keys.map((key) => `case ${JSON.stringify(key)}:`).join(' ');
+    return this.function(
+      `if (!isPlain(v) || d >= ${maxFastDepth}) return undefined;
+      for (const k in v) switch (k) { ${known} break; default: return undefined; }
+      let o = '{', x, t;
+      ${fields.join('\n')}
+      return ${refined}(v) ? o + '}' : undefined;`,
+    );
+  }
 
-function compileNode(schema: unknown): Node {
-  const def = defOf(schema);
-  switch (def.type) {
-    case 'string': {
-      const ok = stringCheck(def);
-      return (value, _depth, out) => typeof value === 'string' && ok(value) && quote(value, out);
-    }
-    case 'number': {
-      const ok = numberCheck(def);
-      return (value, _depth, out) => {
-        if (typeof value !== 'number' || !ok(value)) return false;
-        out.push(`${value}`);
-        return true;
-      };
-    }
-    case 'boolean':
-      refinements(def, false);
-      return (value, _depth, out) => {
-        if (typeof value !== 'boolean') return false;
-        out.push(value ? 'true' : 'false');
-        return true;
-      };
-    case 'enum': {
-      const values = new Set(Object.values(def.entries as Record<string, unknown>));
-      return (value, _depth, out) => typeof value === 'string' && values.has(value) && quote(value, out);
-    }
-    case 'unknown':
-      return jsonData;
-    case 'union': {
-      const options = (def.options as unknown[]).map(compileNode);
-      return (value, depth, out) => {
-        const mark = out.length;
-        for (const option of options) {
-          if (option(value, depth, out)) return true;
-          out.length = mark;
-        }
-        return false;
-      };
-    }
-    case 'array': {
-      const element = compileNode(def.element);
-      const { min, max } = lengthBounds(checksOf(def));
-      return (value, depth, out) =>
-        isPlainArray(value) && depth < maxFastDepth && value.length >= min && value.length <= max && writeArray(value, depth, out, element);
-    }
-    case 'record': {
-      const keyDef = defOf(def.keyType);
-      if (keyDef.type !== 'string') throw new TypeError('fast path: only string record keys');
-      refinements(def, false);
-      const keyOk = stringCheck(keyDef);
-      const valueNode = compileNode(def.valueType);
-      const undefinedOk = defOf(def.valueType).type === 'unknown';
-      return (value, depth, out) =>
-        depth < maxFastDepth &&
-        typeof value === 'object' &&
-        value !== null &&
-        writeSorted(value, depth, out, keyOk, valueNode, undefinedOk);
-    }
-    case 'object':
-      return objectNode(def);
-    default:
-      throw new TypeError(`fast path: unsupported schema type ${def.type}`);
+  /** Builds the functions; returns the one that validates `root`. */
+  build(root: string): Node {
+    const values = this.values.map((_, i) => `$${i} = values[${i}]`);
+    const functions = this.functions.map((body, i) => `function f${i}(v, d) { ${body} }`);
+    const source = `${values.length > 0 ? `const ${values.join(', ')};` : ''} ${functions.join('\n')} return ${root};`;
+    const make = new Function('values', 'quote', 'isPlain', 'isPlainArray', 'jsonData', 'writeSorted', source);
+    return make(this.values, quote, isPlain, isPlainArray, jsonData, writeSorted) as Node;
   }
 }
+
+/** The compiled validator of `schema` at the top level (depth 0). */
+const compileNode = (schema: unknown): Node => {
+  const generator = new Generator();
+  return generator.build(generator.function(`return ${generator.inline(schema, 'v', 'd')};`));
+};
 
 /** Compiles a zod schema into its fast path (see the module comment). Throws on schema parts it cannot prove. */
 export const compileFast = (schema: z.ZodType): FastEmit => {
   const node = compileNode(schema);
-  const out: string[] = [];
   return (value) => {
-    out.length = 0;
-    const text = node(value, 0, out) ? out.join('') : undefined;
-    out.length = 0;
+    const text = node(value, 0);
+    // Flattens the rope now (charCodeAt does): a retained rope of many small pieces costs the GC far more.
+    if (text !== undefined) text.charCodeAt(0);
     return text;
   };
 };
@@ -240,10 +252,5 @@ export const compileFieldCheck = (schema: z.ZodType): ((value: unknown) => boole
   const def = defOf(schema);
   const optional = def.type === 'optional';
   const node = compileNode(optional ? def.innerType : schema);
-  const out: string[] = [];
-  return (value) => {
-    if (value === undefined) return optional;
-    out.length = 0;
-    return node(value, 0, out);
-  };
+  return (value) => (value === undefined ? optional : node(value, 0) !== undefined);
 };

@@ -48,6 +48,9 @@ export type AuditStatements = ReturnType<typeof statements>;
 export const auditStatementsFor = (db: Db): AuditStatements => statements(db);
 export const auditStatements = (app: App): AuditStatements => service(app, 'audit.statements', () => statements(app.db));
 
+/** The payload slot of a record that is hashed and stored but not returned (the stored text is the JCS). */
+const notCollected: Record<string, unknown> = Object.freeze({});
+
 const isUniqueViolation = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT');
 
@@ -81,29 +84,31 @@ export const writeChain = (
         head = row ? { seq: row.head_seq, hash: row.head_hash } : { seq: 0, hash: GENESIS_HASH };
         heads.set(input.project_id, head);
       }
-      const seq = head.seq + 1;
-      // One flat record per input, completed in place for the caller (no spread copies): this runs per record.
-      const envelope = {
-        seq,
+      // One record per input in its final shape, hashed and completed in place (no copies, no shape changes):
+      // this runs per record.
+      const record: EvidenceRecord = {
+        seq: head.seq + 1,
         record_id: input.record_id,
         project_id: input.project_id,
         schema_key: input.schema_key,
         timestamp: input.timestamp,
         recorded_at: recordedAt,
         prev_hash: head.hash,
+        payload: notCollected,
+        hash: '',
       };
-      const hash = hashWithCanonicalPayload(envelope, input.payloadJcs);
+      record.hash = hashWithCanonicalPayload(record, input.payloadJcs);
       try {
         st.insertRaw.run(
-          seq,
+          record.seq,
           input.record_id,
           input.project_id,
           input.schema_key,
           input.timestamp,
           recordedAt,
           input.payloadJcs,
-          envelope.prev_hash,
-          hash,
+          record.prev_hash,
+          record.hash,
         );
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -116,12 +121,12 @@ export const writeChain = (
           },
         );
       }
-      head.seq = seq;
-      head.hash = hash;
-      options.onWritten?.(input.project_id, seq, hash);
+      head.seq = record.seq;
+      head.hash = record.hash;
+      options.onWritten?.(input.project_id, record.seq, record.hash);
       if (options.collect) {
-        const payload = input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>);
-        out.push(Object.assign(envelope, { payload, hash }));
+        record.payload = input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>);
+        out.push(record);
       }
       index += 1;
     }
@@ -133,18 +138,14 @@ export const writeChain = (
   return out;
 };
 
-/**
- * Validates every input (envelope and payload schema), then appends all of them in one transaction.
- * Throws VALIDATION listing the bad indexes (nothing written) or CONFLICT on a duplicate record_id.
- */
-export const appendEvidence = (app: App, inputs: readonly (EvidenceInput | Readonly<Record<string, unknown>>)[]): EvidenceRecord[] => {
-  const now = app.now();
-  const prepared: PreparedInput[] = [];
+type Inputs = readonly (EvidenceInput | Readonly<Record<string, unknown>>)[];
+
+/** Throws VALIDATION listing the first 100 invalid inputs by index, if any input is invalid. */
+const rejectInvalid = (inputs: Inputs, now: Date): void => {
   const errors: { index: number; message: string }[] = [];
   inputs.forEach((raw, index) => {
     const result = prepareInput(raw, now);
-    if (result.ok) prepared.push(result.value);
-    else if (errors.length < 100) errors.push({ index, message: formatIssues(result.issues) });
+    if (!result.ok && errors.length < 100) errors.push({ index, message: formatIssues(result.issues) });
   });
   if (errors.length > 0) {
     const first = errors[0] as { index: number; message: string };
@@ -152,6 +153,22 @@ export const appendEvidence = (app: App, inputs: readonly (EvidenceInput | Reado
       detail: { errors },
     });
   }
+};
+
+/**
+ * Validates every input (envelope and payload schema), then appends all of them in one transaction.
+ * Throws VALIDATION listing the bad indexes (nothing written) or CONFLICT on a duplicate record_id. The valid
+ * case is one pass that keeps only the prepared inputs; the first invalid input hands over to rejectInvalid.
+ */
+export const appendEvidence = (app: App, inputs: Inputs): EvidenceRecord[] => {
+  const now = app.now();
+  const prepared: PreparedInput[] = [];
+  for (const raw of inputs) {
+    const result = prepareInput(raw, now);
+    if (!result.ok) break;
+    prepared.push(result.value);
+  }
+  if (prepared.length < inputs.length) rejectInvalid(inputs, now);
   return writeChain(app, prepared, { collect: true });
 };
 
