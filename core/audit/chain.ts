@@ -120,7 +120,7 @@ export const computeRecordHash = (record: Omit<EvidenceRecord, 'hash'>): string 
  * A JSON string literal, without the native call for the strings the store writes (ids, ISO times, hex), which
  * need no escape: JSON.stringify per field cost more than the SHA-256 itself on the ingest path.
  */
-const quoteField = (text: string): string => {
+export const quoteField = (text: string): string => {
   if (typeof text !== 'string') return JSON.stringify(text); // a hostile row or bundle: keep JSON's answer
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { App } from '../app.ts';
-import { hashWithCanonicalPayload } from '../audit/chain.ts';
+import { hashWithCanonicalPayload, quoteField } from '../audit/chain.ts';
 import { auditStatements, dayBounds, type EvidenceRow } from '../audit/store.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import { ChainLinker } from './chain-link.ts';
@@ -15,7 +15,7 @@ const progressEvery = 25_000;
 
 /** One NDJSON line from a stored row; the payload column already holds JCS text, so it is copied verbatim. */
 const recordLine = (row: EvidenceRow): string =>
-  `{"seq":${row.seq},"record_id":${JSON.stringify(row.record_id)},"project_id":${JSON.stringify(row.project_id)}` +
+  `{"seq":${row.seq},"record_id":${quoteField(row.record_id)},"project_id":${quoteField(row.project_id)}` +
   `,"schema_key":"${row.schema_key}","timestamp":"${row.timestamp}","recorded_at":"${row.recorded_at}"` +
   `,"payload":${row.payload},"prev_hash":"${row.prev_hash}","hash":"${row.hash}"}\n`;
 
