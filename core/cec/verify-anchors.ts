@@ -1,6 +1,6 @@
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { type Anchor, anchorImprint, checkpointPayloadSchema } from '../audit/anchors/statement.ts';
-import { type AnchorsFile, anchorsFileSchema } from './bundle-anchors.ts';
+import { type AnchorsFile, anchorsFileSchema } from './anchors-file.ts';
 import { ChainLinker } from './chain-link.ts';
 import type { ChainProof } from './chain-proof.ts';
 import { verifyJws } from './ed25519.ts';
