@@ -14,7 +14,9 @@ import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const outdir = join(root, 'dist');
+// `--outdir DIR` (tests build into a scratch directory inside the package, so the package root is still found).
+const outdirArg = process.argv.indexOf('--outdir');
+const outdir = outdirArg === -1 ? join(root, 'dist') : process.argv[outdirArg + 1];
 
 let esbuild;
 try {
