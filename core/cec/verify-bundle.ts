@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { App } from '../app.ts';
 import { AppError } from '../errors.ts';
 import { appTrustList, toTrustedKey } from './trusted-keys.ts';
+import type { HeldAnchors } from './held-anchors.ts';
 import type { BundleVerificationResult } from './types.ts';
 import { verifyBundleFile } from './verify.ts';
 
@@ -14,6 +15,8 @@ export type VerifyBundleOptions = {
   readonly key?: string;
   readonly publicKeys?: readonly string[];
   readonly tsaCaPem?: readonly string[];
+  /** Anchors the auditor kept from an earlier `svc anchors export`, checked against the bundle's chain too. */
+  readonly heldAnchors?: HeldAnchors;
 };
 
 const configuredTsaRoots = (app: App): string[] => {
@@ -45,5 +48,6 @@ export const verifyBundleWithTrust = async (
     ...(hmacKey === undefined ? {} : { hmacKey }),
     trustedKeys,
     tsaTrustAnchorsPem: options.tsaCaPem ?? configuredTsaRoots(app),
+    ...(options.heldAnchors === undefined ? {} : { heldAnchors: options.heldAnchors }),
   });
 };

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parseOptions } from '../cli/args.ts';
 import { defineCommand } from '../cli/command.ts';
 import { commandInfo } from '../cli/command-info.ts';
 import { withApp } from '../cli/with-app.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
+import { AppError } from '../errors.ts';
+import { type HeldAnchors, maxHeldAnchorsBytes, parseHeldAnchors } from './held-anchors.ts';
 import type { BundleVerificationResult } from './types.ts';
 import { verifyBundleWithTrust } from './verify-bundle.ts';
 
@@ -38,12 +40,26 @@ const printVerification = (result: BundleVerificationResult): void => {
 /** Reads files named on the command line; exit 2 (usage error) when one is unreadable. */
 const readFiles = (paths: readonly string[] | undefined): string[] => (paths ?? []).map((path) => readFileSync(path, 'utf8'));
 
+/** `--anchors FILE`: the auditor's saved `svc anchors export` (NDJSON or JSON). @throws AppError VALIDATION. */
+const readHeldAnchors = (path: string): HeldAnchors => {
+  let text: string;
+  try {
+    if (statSync(path).size > maxHeldAnchorsBytes) throw new AppError('VALIDATION', `${path} is larger than ${maxHeldAnchorsBytes} bytes`);
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('VALIDATION', `Cannot read the anchors file: ${(error as Error).message}`);
+  }
+  return parseHeldAnchors(text, path);
+};
+
 /** `svc verify`: exit 0 valid, 1 invalid, 2 error (missing file, bad arguments, not a ZIP). */
 export const verifyCommand = defineCommand('verify', async (argv) => {
   const { values, positionals } = parseOptions(argv, {
     key: { type: 'string' },
     'public-key': { type: 'string', multiple: true },
     'tsa-ca': { type: 'string', multiple: true },
+    anchors: { type: 'string' },
     json: { type: 'boolean' },
     'data-dir': { type: 'string' },
   });
@@ -61,6 +77,8 @@ export const verifyCommand = defineCommand('verify', async (argv) => {
     process.stderr.write(`Cannot read a key or certificate file: ${(error as Error).message}\n`);
     return 2;
   }
+  // Malformed, empty or mixed-project anchors are a usage error (exit 2), before any verification.
+  const heldAnchors = values.anchors === undefined ? undefined : readHeldAnchors(values.anchors);
   // With an explicit trust input nothing from the data dir is used: an auditor's machine stays untouched.
   const explicit = values.key !== undefined || publicKeys.length > 0;
   const dataDir = explicit ? ':memory:' : (values['data-dir'] ?? defaultDataDir());
@@ -69,6 +87,7 @@ export const verifyCommand = defineCommand('verify', async (argv) => {
       ...(values.key === undefined ? {} : { key: values.key }),
       ...(publicKeys.length === 0 ? {} : { publicKeys }),
       ...(tsaCaPem.length === 0 ? {} : { tsaCaPem }),
+      ...(heldAnchors === undefined ? {} : { heldAnchors }),
     }),
   );
   if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
