@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SFCECClient } from '../cec/client.ts';
 import { seedDays, tempApp } from '../cec/test-support.ts';
-import { heavyLoaded, repoRoot, spawnLogged } from './spawn-svc.test-support.ts';
+import { heavyLoaded, repoRoot, servedUrl, spawnLogged } from './spawn-svc.test-support.ts';
 
 // The prebuilt CLI (scripts/build-cli.mjs, what `prepare` writes to dist/) built into a scratch directory one
 // level deeper than dist/ (inside node_modules/.cache, so packages and package.json are still found upward):
@@ -84,15 +84,7 @@ describe('the prebuilt CLI', () => {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        child.stderr?.on('data', (chunk: Buffer) => {
-          err += chunk.toString();
-          const match = /(http:\/\/127\.0\.0\.1:\d+)\/login\?token=/.exec(err);
-          if (match?.[1]) resolve(match[1]);
-        });
-        child.once('exit', (code) => reject(new Error(`svc serve exited with ${code}: ${err}`)));
-      });
+      const url = await servedUrl(child);
       const response = await fetch(`${url}/v1/svc/status`);
       expect(response.status).toBe(200);
     } finally {

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,3 +55,15 @@ export const spawnLogged = (args: readonly string[], env: NodeJS.ProcessEnv = {}
 /** The heavy modules among those loaded. */
 export const heavyLoaded = (modules: readonly string[]): string[] =>
   modules.filter((path) => heavyModules.some((heavy) => path.includes(heavy)));
+
+/** The URL a spawned `svc serve` listens on, read from the login link it prints on stderr (rejects if it exits). */
+export const servedUrl = (child: ChildProcess): Promise<string> =>
+  new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const match = /(http:\/\/127\.0\.0\.1:\d+)\/login\?token=/.exec(err);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`svc serve exited with ${code}: ${err}`)));
+  });
