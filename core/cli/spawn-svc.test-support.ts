@@ -37,7 +37,7 @@ export const spawnLogged = (args: readonly string[], env: NodeJS.ProcessEnv = {}
   try {
     const run = spawnSync(process.execPath, ['--import', join(repoRoot, 'core', 'cli', 'module-log.fixture.mjs'), ...args], {
       encoding: 'utf8',
-      env: { ...process.env, ...env, SVC_MODULE_LOG: log },
+      env: { ...process.env, ...env, TEST_MODULE_LOG: log },
       timeout: 120_000,
     });
     let modules: string[] = [];
