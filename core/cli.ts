@@ -1,15 +1,17 @@
+import { commandInfo, isCommandName } from './cli/command-info.ts';
+import { commandLoaders } from './cli/commands.ts';
 import { AppError } from './errors.ts';
-import type { CliCommand } from './cli/command.ts';
-import { commands as domainCommands } from './cli/commands.ts';
-import { keysCommand } from './cli/keys.ts';
-import { serveCommand } from './cli/serve.ts';
 import { applyPrivateUmask } from './store/private-files.ts';
 import { version } from './version.ts';
 
-const all: readonly CliCommand[] = [serveCommand, keysCommand, ...domainCommands];
-
 const help = (): string =>
-  [`svc ${version}: Compliance Workbench`, '', 'Commands:', ...all.map((c) => `  ${c.usage}\n      ${c.summary}`), ''].join('\n');
+  [
+    `svc ${version}: Compliance Workbench`,
+    '',
+    'Commands:',
+    ...Object.values(commandInfo).map((c) => `  ${c.usage}\n      ${c.summary}`),
+    '',
+  ].join('\n');
 
 /** Runs `svc <command> ...` and returns the exit code (0 ok, 1 finding/invalid, 2 usage or error). */
 export const main = async (argv: readonly string[]): Promise<number> => {
@@ -23,12 +25,17 @@ export const main = async (argv: readonly string[]): Promise<number> => {
     process.stdout.write(`${version}\n`);
     return 0;
   }
-  const command = all.find((c) => c.name === name);
-  if (command === undefined) {
+  if (!isCommandName(name)) {
     process.stderr.write(`Unknown command: ${name}\n\n${help()}`);
     return 2;
   }
+  // `svc verify --help`: the command's own usage, without loading it.
+  if (rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {
+    process.stdout.write(`Usage: ${commandInfo[name].usage}\n  ${commandInfo[name].summary}\n`);
+    return 0;
+  }
   try {
+    const command = await commandLoaders[name]();
     return await command.run(rest);
   } catch (error) {
     const message = error instanceof AppError || error instanceof TypeError ? error.message : String(error);

@@ -7,6 +7,6 @@ await build({ ...common, entryPoints: ['main/index.ts'], format: 'esm', outfile:
 // buildBundleAsync's worker, loaded from beside main.mjs (core/cec/async-build.ts).
 await build({ ...common, entryPoints: ['core/cec/build-worker.ts'], format: 'esm', outfile: 'dist-electron/build-worker.mjs' });
 // The PII scan workers, loaded from beside main.mjs (core/pii/pool/spawn.ts).
-await build({ ...common, entryPoints: ['core/pii/pool/scan-worker.ts'], format: 'esm', outfile: 'dist-electron/pii-scan-worker.mjs' });
+await build({ ...common, entryPoints: ['core/pii/pool/pii-scan-worker.ts'], format: 'esm', outfile: 'dist-electron/pii-scan-worker.mjs' });
 await build({ ...common, entryPoints: ['preload/index.ts'], format: 'cjs', outfile: 'dist-electron/preload.cjs', external: ['electron'] });
 console.log('built dist-electron/main.mjs, build-worker.mjs, pii-scan-worker.mjs and preload.cjs');

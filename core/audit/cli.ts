@@ -1,13 +1,14 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createApp } from '../app.ts';
-import type { CliCommand } from '../cli/command.ts';
+import { defineCommand } from '../cli/command.ts';
+import { commandInfo } from '../cli/command-info.ts';
 import { parseOptions } from '../cli/args.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
 import { AppError } from '../errors.ts';
 import { importNdjson } from './import.ts';
 import type { LineError } from './import.ts';
 
-const usage = 'svc import FILE.ndjson [--project P] [--data-dir DIR] [--json]';
+const { usage } = commandInfo.import;
 
 /** Progress on stderr: one rewritten line on a terminal, a line every few seconds otherwise. */
 const progressPrinter = (stream: NodeJS.WriteStream) => {
@@ -22,49 +23,44 @@ const progressPrinter = (stream: NodeJS.WriteStream) => {
 };
 
 /** `svc import`: all-or-nothing NDJSON import straight into the data dir's evidence store. */
-export const importCommand: CliCommand = {
-  name: 'import',
-  usage,
-  summary: 'Import NDJSON evidence records (one JSON object per line) into the hash-chained store, all or nothing',
-  run: async (argv) => {
-    const { values, positionals } = parseOptions(argv, {
-      project: { type: 'string' },
-      'data-dir': { type: 'string' },
-      json: { type: 'boolean' },
+export const importCommand = defineCommand('import', async (argv) => {
+  const { values, positionals } = parseOptions(argv, {
+    project: { type: 'string' },
+    'data-dir': { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const [file] = positionals;
+  if (file === undefined || positionals.length !== 1) {
+    process.stderr.write(`Usage: ${usage}\n`);
+    return 2;
+  }
+  const totalBytes = statSync(file).size;
+  const app = createApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
+  const started = performance.now();
+  try {
+    const result = await importNdjson(app, createReadStream(file, { highWaterMark: 256 * 1024 }), {
+      totalBytes,
+      onProgress: progressPrinter(process.stderr),
+      ...(values.project === undefined ? {} : { defaultProjectId: values.project }),
     });
-    const [file] = positionals;
-    if (file === undefined || positionals.length !== 1) {
-      process.stderr.write(`Usage: ${usage}\n`);
-      return 2;
-    }
-    const totalBytes = statSync(file).size;
-    const app = createApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
-    const started = performance.now();
-    try {
-      const result = await importNdjson(app, createReadStream(file, { highWaterMark: 256 * 1024 }), {
-        totalBytes,
-        onProgress: progressPrinter(process.stderr),
-        ...(values.project === undefined ? {} : { defaultProjectId: values.project }),
-      });
-      if (process.stderr.isTTY) process.stderr.write('\n');
-      const seconds = (performance.now() - started) / 1000;
-      if (values.json) process.stdout.write(`${JSON.stringify({ ...result, seconds })}\n`);
-      else {
-        process.stdout.write(`Imported ${result.imported} records from ${result.lines} lines in ${seconds.toFixed(1)} s\n`);
-        for (const p of result.projects) {
-          process.stdout.write(`  ${p.project_id}: seq ${p.first_seq}..${p.last_seq}, head ${p.head_hash}\n`);
-        }
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    const seconds = (performance.now() - started) / 1000;
+    if (values.json) process.stdout.write(`${JSON.stringify({ ...result, seconds })}\n`);
+    else {
+      process.stdout.write(`Imported ${result.imported} records from ${result.lines} lines in ${seconds.toFixed(1)} s\n`);
+      for (const p of result.projects) {
+        process.stdout.write(`  ${p.project_id}: seq ${p.first_seq}..${p.last_seq}, head ${p.head_hash}\n`);
       }
-      return 0;
-    } catch (error) {
-      if (process.stderr.isTTY) process.stderr.write('\n');
-      if (!(error instanceof AppError) || (error.code !== 'VALIDATION' && error.code !== 'CONFLICT')) throw error;
-      const lines = (error.detail?.errors as LineError[] | undefined) ?? [];
-      process.stderr.write(`svc import: ${error.message}\n`);
-      for (const e of lines) process.stderr.write(`  line ${e.line}: ${e.message}\n`);
-      return 1;
-    } finally {
-      app.close();
     }
-  },
-};
+    return 0;
+  } catch (error) {
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    if (!(error instanceof AppError) || (error.code !== 'VALIDATION' && error.code !== 'CONFLICT')) throw error;
+    const lines = (error.detail?.errors as LineError[] | undefined) ?? [];
+    process.stderr.write(`svc import: ${error.message}\n`);
+    for (const e of lines) process.stderr.write(`  line ${e.line}: ${e.message}\n`);
+    return 1;
+  } finally {
+    app.close();
+  }
+});

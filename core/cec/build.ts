@@ -12,7 +12,7 @@ import type { FrameworkId } from './clauses/index.ts';
 import { projectClauseMap } from './clauses/clause-map.ts';
 import { attestationKey } from './ed25519.ts';
 import { HashingZip, single } from './hashing-zip.ts';
-import { manifestBytes, manifestVersion, sha256, signManifest } from './manifest.ts';
+import { manifestBytes, manifestVersion, recordsEntry, sha256, signManifest } from './manifest.ts';
 import { collectSegment } from './segment-pass.ts';
 import { hmacKeyId } from './signing-key.ts';
 import { createTimestamp } from './timestamp/index.ts';
@@ -41,9 +41,6 @@ export type BuiltBundle = {
   readonly generated_at: string;
   readonly size_bytes: number;
 };
-
-/** Folder entry of a schema key inside the ZIP. */
-export const recordsEntry = (key: SchemaKey): string => `${key}/records.ndjson`;
 
 /**
  * Deflate level of the NDJSON folders. Level 1 deflates evidence NDJSON about twice as fast as level 6 for a

@@ -4,8 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { calculateJwkThumbprint } from 'jose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../cli.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSvc } from '../cli/test-support.ts';
 import { SFCECClient } from './client.ts';
 import { exportPublicKey } from './ed25519.ts';
 import { hmacKeyId } from './signing-key.ts';
@@ -14,21 +14,6 @@ import { seedDays, tempApp } from './test-support.ts';
 import { readAllEntries, writeEntries } from './zip-fixtures.ts';
 
 const run = promisify(execFile);
-
-/** Runs `svc ...` in-process through the real entry point, capturing stdout and stderr. */
-const svc = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
-  try {
-    const code = await main(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-};
 
 const fixture = tempApp();
 let zip = '';
@@ -49,32 +34,32 @@ afterAll(() => fixture.cleanup());
 
 describe('svc verify and svc build', () => {
   it('exits 0 for a valid bundle (HMAC key) and prints JSON', async () => {
-    const result = await svc(['verify', zip, '--key', 'test-signing-key-0123456789abcdef', '--json']);
+    const result = await runSvc(['verify', zip, '--key', 'test-signing-key-0123456789abcdef', '--json']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ overall_valid: true });
   });
 
   it('exits 0 with only the producer public key, 1 for a tampered bundle, 2 for a missing file', async () => {
-    const withPem = await svc(['verify', zip, '--public-key', pem]);
+    const withPem = await runSvc(['verify', zip, '--public-key', pem]);
     expect(withPem.code).toBe(0);
     expect(withPem.stdout).toContain('VALID');
-    const bad = await svc(['verify', tampered, '--public-key', pem]);
+    const bad = await runSvc(['verify', tampered, '--public-key', pem]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/INVALID[\s\S]*FAIL +chain/);
-    const missing = await svc(['verify', join(fixture.dir, 'nope.zip'), '--key', 'k'.repeat(20)]);
+    const missing = await runSvc(['verify', join(fixture.dir, 'nope.zip'), '--key', 'k'.repeat(20)]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/Bundle file not found/);
-    expect((await svc(['verify'])).code).toBe(2);
+    expect((await runSvc(['verify'])).code).toBe(2);
   });
 
   it('--key alone: HMAC checked, Ed25519 "not checked: no trusted public key", and the JSON names the key ids', async () => {
-    const result = await svc(['verify', zip, '--key', 'test-signing-key-0123456789abcdef', '--json']);
+    const result = await runSvc(['verify', zip, '--key', 'test-signing-key-0123456789abcdef', '--json']);
     const json = JSON.parse(result.stdout) as BundleVerificationResult;
     expect(json.signatures).toEqual({
       hmac: { checked: true, valid: true, key_id: hmacKeyId('test-signing-key-0123456789abcdef') },
       ed25519: { checked: false, valid: null, key_id: null, claimed_key_id: (await exportPublicKey(fixture.app)).kid },
     });
-    const text = await svc(['verify', zip, '--key', 'test-signing-key-0123456789abcdef']);
+    const text = await runSvc(['verify', zip, '--key', 'test-signing-key-0123456789abcdef']);
     expect(text.stdout).toMatch(/SKIPPED signature +Ed25519 signature not checked: no trusted public key/);
   });
 
@@ -84,12 +69,12 @@ describe('svc verify and svc build', () => {
     const before = process.env.SVC_SIGNING_KEY;
     process.env.SVC_SIGNING_KEY = 'an-unrelated-key-0123456789abcdef';
     try {
-      const result = await svc(['verify', zip, '--public-key', old, '--public-key', pem, '--json']);
+      const result = await runSvc(['verify', zip, '--public-key', old, '--public-key', pem, '--json']);
       expect(result.code).toBe(0);
       const json = JSON.parse(result.stdout) as BundleVerificationResult;
       expect(json.signatures.hmac.checked).toBe(false);
       expect(json.signatures.ed25519).toMatchObject({ checked: true, valid: true, key_id: (await exportPublicKey(fixture.app)).kid });
-      expect((await svc(['verify', zip, '--public-key', old])).code).toBe(1);
+      expect((await runSvc(['verify', zip, '--public-key', old])).code).toBe(1);
     } finally {
       if (before === undefined) delete process.env.SVC_SIGNING_KEY;
       else process.env.SVC_SIGNING_KEY = before;
@@ -97,7 +82,7 @@ describe('svc verify and svc build', () => {
   });
 
   it('svc public-key prints the PEM and its RFC 7638 thumbprint', async () => {
-    const result = await svc(['public-key', '--data-dir', fixture.dir]);
+    const result = await runSvc(['public-key', '--data-dir', fixture.dir]);
     const { kid, jwk } = await exportPublicKey(fixture.app);
     expect(kid).toBe(await calculateJwkThumbprint(jwk, 'sha256'));
     expect(result.stdout).toContain('-----BEGIN PUBLIC KEY-----');
@@ -106,7 +91,7 @@ describe('svc verify and svc build', () => {
 
   it('svc build writes a bundle from the data dir', async () => {
     const out = join(fixture.dir, 'cli-out');
-    const result = await svc([
+    const result = await runSvc([
       'build',
       '--project',
       'cli',
@@ -126,7 +111,7 @@ describe('svc verify and svc build', () => {
     const built = JSON.parse(result.stdout) as { zip_path: string; frameworks_covered: string[] };
     expect(built.zip_path).toMatch(new RegExp(`^${out}/cec-[0-9A-Z]{26}/svc_cec_cli_2026-02-01_2026-02-02.zip$`));
     expect(built.frameworks_covered).toEqual(['soc2', 'iso_42001']);
-    expect((await svc(['build', '--project', 'cli'])).code).toBe(2);
+    expect((await runSvc(['build', '--project', 'cli'])).code).toBe(2);
   });
 
   it('the installed bin/svc.js exits 0 for a valid bundle (one real process)', async () => {

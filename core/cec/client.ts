@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { App } from '../app.ts';
 import { defaultApp } from '../default-app.ts';
 import { AppError, SFCECBuildError, wrapOptions } from '../errors.ts';
@@ -11,9 +11,8 @@ import { type FrameworkId, frameworkIds, resolveFramework } from './clauses/inde
 import { checkDateRange } from './dates.ts';
 import { downloadValidityMs, getEntry, registerBundle, registryStats, setExpiry, toBundleResult } from './registry.ts';
 import { resolveSigningKey } from './signing-key.ts';
-import { appTrustList, toTrustedKey } from './trusted-keys.ts';
 import type { BundleResult, BundleVerificationResult, CECStatusInfo } from './types.ts';
-import { verifyBundleFile } from './verify.ts';
+import { type VerifyBundleOptions, verifyBundleWithTrust } from './verify-bundle.ts';
 
 export type CECClientConfig = {
   readonly app?: App;
@@ -31,26 +30,7 @@ export type BuildOptions = {
   readonly onProgress?: (done: number, total: number, message: string) => void;
 };
 
-/**
- * Trust inputs of verifyBundle. `key`: the HMAC key. `publicKeys`: trusted Ed25519 keys (SPKI PEM or JWK JSON;
- * several for rotation); without them the app's trust list (own key + imported keys) applies. `tsaCaPem`: TSA
- * roots; default the file named by the `tsaCaFile` setting (SVC_TSA_CA_FILE).
- */
-export type VerifyBundleOptions = {
-  readonly key?: string;
-  readonly publicKeys?: readonly string[];
-  readonly tsaCaPem?: readonly string[];
-};
-
-const configuredTsaRoots = (app: App): string[] => {
-  const file = app.settings.get().tsaCaFile;
-  if (file === '') return [];
-  try {
-    return [readFileSync(file, 'utf8')];
-  } catch (error) {
-    throw new AppError('VALIDATION', `SVC_TSA_CA_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
-};
+export type { VerifyBundleOptions } from './verify-bundle.ts';
 
 /**
  * The CEC client of spec 4.3: builds signed evidence bundles, verifies them offline, keeps a persistent
@@ -95,15 +75,7 @@ export class SFCECClient {
 
   /** Verifies a bundle ZIP. @throws SFCECVerifyError if the file is missing or unreadable. */
   async verifyBundle(zipPath: string, options: VerifyBundleOptions = {}): Promise<BundleVerificationResult> {
-    const explicitKeys = options.publicKeys !== undefined && options.publicKeys.length > 0;
-    // With trusted public keys given, an unrelated HMAC key from the environment must not fail a genuine bundle.
-    const hmacKey = options.key ?? this.#config.signingKey ?? (explicitKeys ? undefined : this.app.settings.secret('signingKey'));
-    const trustedKeys = explicitKeys ? await Promise.all((options.publicKeys ?? []).map(toTrustedKey)) : await appTrustList(this.app);
-    return verifyBundleFile(this.app, zipPath, {
-      ...(hmacKey === undefined ? {} : { hmacKey }),
-      trustedKeys,
-      tsaTrustAnchorsPem: options.tsaCaPem ?? configuredTsaRoots(this.app),
-    });
+    return verifyBundleWithTrust(this.app, zipPath, options, this.#config.signingKey);
   }
 
   /** Spec CECStatusInfo. */

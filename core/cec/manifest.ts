@@ -4,6 +4,9 @@ import { jcs } from '../audit/chain.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import { hmacSha256 } from './signing-key.ts';
 
+/** Folder entry of a schema key inside the ZIP (shared by the builder and the verifier). */
+export const recordsEntry = (key: SchemaKey): string => `${key}/records.ndjson`;
+
 export const manifestVersion = 1;
 
 const countsSchema = z.object(

@@ -1,7 +1,7 @@
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { type Anchor, anchorImprint, checkpointPayloadSchema } from '../audit/anchors/statement.ts';
-import { type AnchorsFile, anchorsFileSchema } from './bundle-anchors.ts';
-import { ChainLinker } from './chain-link.ts';
+import { type AnchorsFile, anchorsFileSchema } from './anchors-file.ts';
+import { type ChainLink, ChainLinker } from './chain-link.ts';
 import type { ChainProof } from './chain-proof.ts';
 import { verifyJws } from './ed25519.ts';
 import { verifyTimestamp } from './timestamp/index.ts';
@@ -26,7 +26,7 @@ const parseFile = (bytes: Buffer): AnchorsFile | string => {
 };
 
 /** Verifies one anchor's token over its own statement; says nothing yet about whether the bundle's chain agrees. */
-const checkToken = async (anchor: Anchor, trust: AnchorTrust): Promise<Checked> => {
+export const checkAnchorToken = async (anchor: Anchor, trust: AnchorTrust): Promise<Checked> => {
   const base = { seq: anchor.seq, kind: anchor.kind, head_hash: anchor.head_hash, created_at: anchor.created_at };
   const token = Buffer.from(anchor.token, 'base64');
   if (anchor.kind === 'rfc3161') {
@@ -119,7 +119,7 @@ export class AnchorVerifier {
     if (bytes === undefined) return null;
     const file = parseFile(bytes);
     if (typeof file === 'string') return file;
-    const checked = await Promise.all(file.anchors.map((anchor) => checkToken(anchor, trust)));
+    const checked = await Promise.all(file.anchors.map((anchor) => checkAnchorToken(anchor, trust)));
     const verifier = new AnchorVerifier(file, checked);
     const seqs = new Set<number>();
     for (const [i, anchor] of file.anchors.entries()) {
@@ -134,6 +134,11 @@ export class AnchorVerifier {
 
   #fail(message: string): void {
     if (this.#errors.length < 20) this.#errors.push(`anchors: ${message}`);
+  }
+
+  /** The bundle's hash-only links from the segment head to the first anchor after it (checked in `finish`). */
+  get bridge(): readonly ChainLink[] {
+    return this.#file.bridge;
   }
 
   /** One link of the segment as the chain verifier accepted it; `recordedAt` null for a hash-only witness. */

@@ -3,10 +3,10 @@ import type { App } from '../app.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import { SFCECVerifyError } from '../errors.ts';
 import { type Attestation, attestationSchema } from './attestation.ts';
-import { recordsEntry } from './build.ts';
 import { type ChainProof, chainProofSchema } from './chain-proof.ts';
-import { type Manifest, manifestSchema, sha256 } from './manifest.ts';
+import { type Manifest, manifestSchema, recordsEntry, sha256 } from './manifest.ts';
 import type { AnchorReport, BundleVerificationResult, SignatureReport, TimestampReport } from './types.ts';
+import { finishHeldAnchorCheck, type HeldAnchors, HeldAnchorCheck } from './held-anchors.ts';
 import { finishAnchorCheck, startAnchorCheck } from './verify-anchors.ts';
 import { verifyChain } from './verify-chain.ts';
 import { Checks } from './verify-checks.ts';
@@ -24,6 +24,8 @@ export type VerifyOptions = {
   readonly trustedKeys?: readonly TrustedKey[];
   /** PEM trust anchors (TSA roots) a real RFC 3161 token must chain to. */
   readonly tsaTrustAnchorsPem?: readonly string[];
+  /** Anchors the verifier kept from the producer's export (`svc verify --anchors`), compared with the chain too. */
+  readonly heldAnchors?: HeldAnchors;
   readonly limits?: VerifyLimits;
 };
 
@@ -116,14 +118,23 @@ const checkChainAndFolders = async (
     if (entry !== undefined) folders.set(key, entry);
   }
   const anchorsEntry = readable.get('anchors.json');
+  const trust = {
+    trustedKeys: (options.trustedKeys ?? []).map((key) => key.jwk),
+    trustedCertsPem: [...(options.tsaTrustAnchorsPem ?? [])],
+  };
   const anchors = await startAnchorCheck(
     checks,
     anchorsEntry === undefined ? undefined : await readEntry(state.zip, anchorsEntry, state.limits.maxJsonBytes['anchors.json'] ?? 0),
     manifest.project_id,
-    { trustedKeys: (options.trustedKeys ?? []).map((key) => key.jwk), trustedCertsPem: [...(options.tsaTrustAnchorsPem ?? [])] },
+    trust,
   );
+  const held = options.heldAnchors === undefined ? null : await HeldAnchorCheck.prepare(options.heldAnchors, manifest.project_id, trust);
+  const onLink = (seq: number, hash: string, recordedAt: string | null): void => {
+    anchors?.onLink(seq, hash, recordedAt);
+    held?.onLink(seq, hash);
+  };
   const chain = await verifyChain({
-    ...(anchors === null ? {} : { onLink: anchors.onLink.bind(anchors) }),
+    ...(anchors === null && held === null ? {} : { onLink }),
     zip: state.zip,
     folders,
     proof,
@@ -133,6 +144,7 @@ const checkChainAndFolders = async (
   });
   for (const error of chain.errors) checks.fail('chain', error);
   state.anchors = finishAnchorCheck(checks, anchors, proof.segment);
+  finishHeldAnchorCheck(checks, held, proof.segment, anchors?.bridge ?? []);
   checks.note('chain', 'pass', `${proof.record_count} records re-hashed and linked with ${proof.witness_count} witnesses`);
   for (const [name, actual] of chain.digests) {
     if (manifest.entries[name]?.sha256 !== actual.sha256) checks.fail('entries', `SHA-256 of ${name} does not match the manifest`);

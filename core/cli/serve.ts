@@ -7,47 +7,42 @@ import { startListener } from '../http/listen.ts';
 import { createLogger } from '../log.ts';
 import { startPiiWorkers } from '../pii/pool/scanner.ts';
 import { parseOptions } from './args.ts';
-import type { CliCommand } from './command.ts';
+import { defineCommand } from './command.ts';
 
-export const serveCommand: CliCommand = {
-  name: 'serve',
-  usage: 'svc serve [--host H] [--port N] [--data-dir DIR]',
-  summary: 'Run the headless API and web workbench (loopback by default)',
-  run: async (argv) => {
-    const { values } = parseOptions(argv, {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      'data-dir': { type: 'string' },
-    });
-    const dataDir = values['data-dir'] ?? defaultDataDir();
-    const log = createLogger({ name: 'svc' });
-    const app = createApp({ dataDir, log });
-    const port = Number(values.port ?? app.settings.get().httpPort);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      process.stderr.write(`Invalid --port ${values.port}\n`);
-      return 2;
-    }
-    const host = values.host ?? envSetting(process.env, 'httpHost');
-    const extraHosts = envSetting(process.env, 'allowedHosts')
-      .split(',')
-      .map((h) => h.trim())
-      .filter(Boolean);
-    startPiiWorkers(app);
-    const listener = await startListener(app, { host, port, extraHosts });
-    startAnchorScheduler(app);
-    if (!app.settings.secret('signingKey')) {
-      log.warn('SVC_SIGNING_KEY is not set: bundle manifests are signed with a per-install key (see README)');
-    }
-    log.info({ url: listener.url, dataDir }, 'Compliance Workbench listening');
-    // The login link is a credential: it goes to stderr (the terminal), never into the JSON log on stdout.
-    process.stderr.write(`Open this one-time login link (valid 10 minutes):\n  ${listener.url}/login?token=${createLoginToken(app)}\n`);
-    await new Promise<void>((resolve) => {
-      const stop = (): void => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
-    await listener.close();
-    app.close();
-    return 0;
-  },
-};
+export const serveCommand = defineCommand('serve', async (argv) => {
+  const { values } = parseOptions(argv, {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    'data-dir': { type: 'string' },
+  });
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const log = createLogger({ name: 'svc' });
+  const app = createApp({ dataDir, log });
+  const port = Number(values.port ?? app.settings.get().httpPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`Invalid --port ${values.port}\n`);
+    return 2;
+  }
+  const host = values.host ?? envSetting(process.env, 'httpHost');
+  const extraHosts = envSetting(process.env, 'allowedHosts')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  startPiiWorkers(app);
+  const listener = await startListener(app, { host, port, extraHosts });
+  startAnchorScheduler(app);
+  if (!app.settings.secret('signingKey')) {
+    log.warn('SVC_SIGNING_KEY is not set: bundle manifests are signed with a per-install key (see README)');
+  }
+  log.info({ url: listener.url, dataDir }, 'Compliance Workbench listening');
+  // The login link is a credential: it goes to stderr (the terminal), never into the JSON log on stdout.
+  process.stderr.write(`Open this one-time login link (valid 10 minutes):\n  ${listener.url}/login?token=${createLoginToken(app)}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await listener.close();
+  app.close();
+  return 0;
+});

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app.ts';
+import { servedUrl } from '../cli/spawn-svc.test-support.ts';
 import { createApiKey } from '../identity/api-keys/service.ts';
 import { startListener } from './listen.ts';
 import { buildServer } from './server.ts';
@@ -148,15 +149,7 @@ const serveProcess = async (env: NodeJS.ProcessEnv = {}): Promise<{ child: Child
     await new Promise((resolve) => child.once('exit', resolve));
     rmSync(dataDir, { recursive: true, force: true });
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+)\/login\?token=/.exec(err);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`svc serve exited with ${code}: ${err}`)));
-  });
+  const url = await servedUrl(child);
   return { child, url };
 };
 

@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { packageRoot } from '../package-root.ts';
 
 /** Where `npm run build:renderer` writes the web workbench. */
-export const defaultRendererDir = fileURLToPath(new URL('../../renderer/dist', import.meta.url));
+export const defaultRendererDir = join(packageRoot, 'renderer', 'dist');
 
 const apiPrefixes = ['/api/', '/v1/', '/scim/', '/saml/', '/oidc/', '/auth/'];
 

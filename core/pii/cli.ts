@@ -1,15 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { createApp } from '../app.ts';
 import { parseOptions } from '../cli/args.ts';
-import type { CliCommand } from '../cli/command.ts';
+import { defineCommand } from '../cli/command.ts';
+import { commandInfo } from '../cli/command-info.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
 import { AppError } from '../errors.ts';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { phoneRegionsSchema } from './phone-regions.ts';
 import { scanText } from './scan-service.ts';
 
-const usage =
-  'svc scan FILE|- [--json] [--language en] [--entities A,B] [--threshold 0.5] [--phone-regions GB,TR] [--explain] [--data-dir DIR]';
+const { usage } = commandInfo.scan;
 
 const readInput = async (source: string): Promise<string> => {
   if (source !== '-') return (await readFile(source)).toString('utf8');
@@ -39,57 +39,52 @@ const parsePhoneRegions = (value: string | undefined): CountryCode[] | undefined
  * redacted text, or the spec's JSON reply with --json. Always redacts, whatever settings.piiAction says: the exit
  * code carries the verdict (0 clean, 1 PII found, 2 error). The scan is recorded as evidence in the data dir.
  */
-export const scanCommand: CliCommand = {
-  name: 'scan',
-  usage,
-  summary: 'Scan a text file (or - for stdin) for PII; prints redacted text or JSON; exit 0 clean, 1 PII found, 2 error',
-  run: async (argv) => {
-    const { values, positionals } = parseOptions(argv, {
-      json: { type: 'boolean' },
-      language: { type: 'string' },
-      entities: { type: 'string' },
-      threshold: { type: 'string' },
-      'phone-regions': { type: 'string' },
-      explain: { type: 'boolean' },
-      'data-dir': { type: 'string' },
+export const scanCommand = defineCommand('scan', async (argv) => {
+  const { values, positionals } = parseOptions(argv, {
+    json: { type: 'boolean' },
+    language: { type: 'string' },
+    entities: { type: 'string' },
+    threshold: { type: 'string' },
+    'phone-regions': { type: 'string' },
+    explain: { type: 'boolean' },
+    'data-dir': { type: 'string' },
+  });
+  const [source] = positionals;
+  if (source === undefined || positionals.length !== 1) {
+    process.stderr.write(`Usage: ${usage}\n`);
+    return 2;
+  }
+  const app = createApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
+  try {
+    const text = await readInput(source);
+    if (text === '') throw new AppError('VALIDATION', 'missing_field: text (the input is empty)');
+    const threshold = parseThreshold(values.threshold);
+    const phoneRegions = parsePhoneRegions(values['phone-regions']);
+    const { result } = await scanText(app, {
+      text,
+      language: values.language ?? 'en',
+      projectId: 'default',
+      source: 'cli.scan',
+      action: 'redact',
+      returnExplanation: values.explain === true,
+      ...(threshold === undefined ? {} : { scoreThreshold: threshold }),
+      ...(phoneRegions === undefined ? {} : { phoneRegions }),
+      ...(values.entities === undefined
+        ? {}
+        : {
+            entities: values.entities
+              .split(',')
+              .map((e) => e.trim())
+              .filter(Boolean),
+          }),
     });
-    const [source] = positionals;
-    if (source === undefined || positionals.length !== 1) {
-      process.stderr.write(`Usage: ${usage}\n`);
-      return 2;
-    }
-    const app = createApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
-    try {
-      const text = await readInput(source);
-      if (text === '') throw new AppError('VALIDATION', 'missing_field: text (the input is empty)');
-      const threshold = parseThreshold(values.threshold);
-      const phoneRegions = parsePhoneRegions(values['phone-regions']);
-      const { result } = await scanText(app, {
-        text,
-        language: values.language ?? 'en',
-        projectId: 'default',
-        source: 'cli.scan',
-        action: 'redact',
-        returnExplanation: values.explain === true,
-        ...(threshold === undefined ? {} : { scoreThreshold: threshold }),
-        ...(phoneRegions === undefined ? {} : { phoneRegions }),
-        ...(values.entities === undefined
-          ? {}
-          : {
-              entities: values.entities
-                .split(',')
-                .map((e) => e.trim())
-                .filter(Boolean),
-            }),
-      });
-      process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : result.redacted_text);
-      return result.detected ? 1 : 0;
-    } catch (error) {
-      const message = error instanceof AppError ? error.message : error instanceof Error ? error.message : String(error);
-      process.stderr.write(`svc scan: ${message}\n`);
-      return 2;
-    } finally {
-      app.close();
-    }
-  },
-};
+    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : result.redacted_text);
+    return result.detected ? 1 : 0;
+  } catch (error) {
+    const message = error instanceof AppError ? error.message : error instanceof Error ? error.message : String(error);
+    process.stderr.write(`svc scan: ${message}\n`);
+    return 2;
+  } finally {
+    app.close();
+  }
+});

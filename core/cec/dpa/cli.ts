@@ -1,13 +1,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { createApp } from '../../app.ts';
 import { parseOptions } from '../../cli/args.ts';
-import type { CliCommand } from '../../cli/command.ts';
+import { defineCommand } from '../../cli/command.ts';
+import { commandInfo } from '../../cli/command-info.ts';
 import { defaultDataDir } from '../../config/data-dir.ts';
 import { AppError } from '../../errors.ts';
 import { type ExportFormat, exportDpa, exportFormats } from './export.ts';
 import { generateDpaFromRequest, parseDpaRequest } from './generate.ts';
 
-const usage = 'svc dpa --json INPUT.json --format md|html|pdf|docx -o OUT [--data-dir DIR]';
+const { usage } = commandInfo.dpa;
 
 const isFormat = (value: string): value is ExportFormat => (exportFormats as readonly string[]).includes(value);
 
@@ -46,34 +47,29 @@ const readStdin = async (): Promise<string> => {
  * `svc dpa`: generates a DPA from a JSON file shaped like the body of `POST /v1/risk/dpa`, stores it in the data
  * dir and writes one export. Prints the document id; exit 0 on success, 2 on any error.
  */
-export const dpaCommand: CliCommand = {
-  name: 'dpa',
-  usage,
-  summary: 'Generate a GDPR Art. 28 DPA from a JSON file and write it as Markdown, HTML, PDF or DOCX',
-  run: async (argv) => {
-    const values = readOptions(argv);
-    if (values instanceof Error) {
-      process.stderr.write(`svc dpa: ${values.message}\nUsage: ${usage}\n`);
-      return 2;
-    }
-    const { json, format = 'pdf', output } = values;
-    if (json === undefined || output === undefined || !isFormat(format)) {
-      process.stderr.write(`Usage: ${usage}\n`);
-      return 2;
-    }
-    const app = createApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
-    try {
-      const document = generateDpaFromRequest(app, parseDpaRequest(await readJson(json)));
-      const file = await exportDpa(app, document, format);
-      await writeFile(output, file.data);
-      process.stdout.write(`${document.document_id}\n`);
-      return 0;
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`svc dpa: ${message}\n`);
-      return 2;
-    } finally {
-      app.close();
-    }
-  },
-};
+export const dpaCommand = defineCommand('dpa', async (argv) => {
+  const values = readOptions(argv);
+  if (values instanceof Error) {
+    process.stderr.write(`svc dpa: ${values.message}\nUsage: ${usage}\n`);
+    return 2;
+  }
+  const { json, format = 'pdf', output } = values;
+  if (json === undefined || output === undefined || !isFormat(format)) {
+    process.stderr.write(`Usage: ${usage}\n`);
+    return 2;
+  }
+  const app = createApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
+  try {
+    const document = generateDpaFromRequest(app, parseDpaRequest(await readJson(json)));
+    const file = await exportDpa(app, document, format);
+    await writeFile(output, file.data);
+    process.stdout.write(`${document.document_id}\n`);
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`svc dpa: ${message}\n`);
+    return 2;
+  } finally {
+    app.close();
+  }
+});

@@ -2,9 +2,7 @@ import type { App } from '../../app.ts';
 import { envSetting } from '../../config/env-settings.ts';
 import { AppError, missingCase, SFCECExportError } from '../../errors.ts';
 import { findPdfFonts } from './fonts.ts';
-import { renderDpaDocx } from './render-docx.ts';
 import { renderDpaHtml } from './render-html.ts';
-import { renderDpaPdf } from './render-pdf.ts';
 import type { DPADocument } from './types.ts';
 
 export const exportFormats = ['md', 'html', 'pdf', 'docx'] as const;
@@ -27,14 +25,19 @@ const render = async (app: App, document: DPADocument, format: ExportFormat): Pr
       return Buffer.from(document.content, 'utf8');
     case 'html':
       return Buffer.from(renderDpaHtml(document.content, title), 'utf8');
-    case 'pdf':
+    // pdfkit and docx load on the first export of their format, not when `svc serve` starts.
+    case 'pdf': {
+      const { renderDpaPdf } = await import('./render-pdf.ts');
       return renderDpaPdf(document.content, findPdfFonts(envSetting(app.env, 'dpaFontDir')), {
         title,
         footer,
         createdAt: new Date(document.generated_at),
       });
-    case 'docx':
+    }
+    case 'docx': {
+      const { renderDpaDocx } = await import('./render-docx.ts');
       return renderDpaDocx(document.content, { title, footer });
+    }
     default:
       return missingCase(format);
   }

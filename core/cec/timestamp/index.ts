@@ -7,9 +7,10 @@ import type { App } from '../../app.ts';
 import { SFCECBuildError } from '../../errors.ts';
 import { createStub, isStub, verifyStub } from './stub.ts';
 import { defaultTsaLimits, describeTsa, postTimestampQuery, type TsaLimits } from './tsa-http.ts';
-import { buildTimestampQuery } from './tsp-request.ts';
-import { parseTimestampResponse } from './tsp-response.ts';
-import { type TokenCheck, verifyRfc3161 } from './tsp-verify.ts';
+import type { TokenCheck } from './tsp-verify.ts';
+
+// The ASN.1/CMS modules (pkijs) are imported when a real token is requested or checked: a bundle with a stub, and
+// `svc verify` start-up, do not pay for loading them.
 
 export type TimestampKind = 'rfc3161' | 'stub';
 export type TimestampToken = { token: Buffer; kind: TimestampKind };
@@ -22,6 +23,8 @@ const assertDigest = (digest: Buffer): void => {
 };
 
 const requestToken = async (url: string, digest: Buffer, limits: TsaLimits): Promise<Buffer> => {
+  const { buildTimestampQuery } = await import('./tsp-request.ts');
+  const { parseTimestampResponse } = await import('./tsp-response.ts');
   const query = buildTimestampQuery(digest);
   const reply = await postTimestampQuery(url, query.der, limits);
   const token = parseTimestampResponse(reply);
@@ -65,6 +68,7 @@ export const verifyTimestamp = async (
 ): Promise<TimestampVerification> => {
   if (token.length === 0) return { kind: 'stub', valid: false, errors: ['Timestamp file is empty'] };
   if (isStub(token)) return { kind: 'stub', ...verifyStub(token, digest) };
+  const { verifyRfc3161 } = await import('./tsp-verify.ts');
   return { kind: 'rfc3161', ...(await verifyRfc3161(token, digest, options.trustedCertsPem)) };
 };
 

@@ -16,7 +16,7 @@ import { startPiiWorkers } from './scanner.ts';
 const desktopActor: Actor = { kind: 'local', id: 'desktop', tier: 'admin', scopes: [] };
 /** Each worker start loads the engine through tsx: seconds, and tens of seconds on a loaded shared machine. */
 const workerTestTimeoutMs = 180_000;
-const hostileWorker = new URL('./test/hostile-worker.ts', import.meta.url);
+const hostileWorker = new URL('./test/hostile-worker.fixture.ts', import.meta.url);
 const text = 'Contact Maria Gonzalez at maria.gonzalez@example.com or +1 415-555-0132.';
 
 let t: TestServer;

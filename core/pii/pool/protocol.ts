@@ -1,4 +1,4 @@
-/** Messages between the scan pool (pool.ts) and its workers (scan-worker.ts): plain, structured-clonable data. */
+/** Messages between the scan pool (pool.ts) and its workers (pii-scan-worker.ts): plain, structured-clonable data. */
 import type { ErrorCode } from '../../errors.ts';
 import type { EngineScanOptions, ScanResult } from '../types.ts';
 

@@ -1,11 +1,11 @@
 /**
  * Where the scan worker lives, in development and in a build:
- * - run from source (this module is `.ts`, under tsx or vitest): `./scan-worker.ts` beside this file, loaded
+ * - run from source (this module is `.ts`, under tsx or vitest): `./pii-scan-worker.ts` beside this file, loaded
  *   through an eval'd bootstrap that registers tsx first (on Node 20 `--import tsx` in a worker's execArgv does
  *   not reach the worker's entry module);
- * - bundled (this module is inside e.g. `dist-electron/main.mjs` or a CLI bundle `dist/svc.js`): the prebuilt
- *   `pii-scan-worker.<same extension>` beside the bundle. A build must therefore add `core/pii/pool/scan-worker.ts`
- *   as its own entry point written next to the bundle (scripts/build-electron.mjs does).
+ * - bundled (this module is inside `dist-electron/main.mjs` or a chunk of the CLI build in `dist/`): the prebuilt
+ *   `pii-scan-worker.<same extension>` beside it. scripts/build-cli.mjs writes every `*-worker.ts` under core/ as
+ *   `dist/<name>.mjs`; scripts/build-electron.mjs writes `dist-electron/pii-scan-worker.mjs`.
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import type { WorkerConfig } from './protocol.ts';
 const here = import.meta.url;
 
 export const scanWorkerUrl = (): URL =>
-  here.endsWith('.ts') ? new URL('./scan-worker.ts', here) : new URL(`./pii-scan-worker${extname(fileURLToPath(here))}`, here);
+  here.endsWith('.ts') ? new URL('./pii-scan-worker.ts', here) : new URL(`./pii-scan-worker${extname(fileURLToPath(here))}`, here);
 
 /** Starts a worker from `url`: TypeScript through tsx, JavaScript directly. */
 export const spawnWorker = (url: URL, config: WorkerConfig): Worker => {

@@ -8,7 +8,7 @@ import { createFullEngine } from '../full-engine.ts';
 import type { ScanJob, WorkerConfig, WorkerError, WorkerReply } from './protocol.ts';
 
 const port = parentPort;
-if (port === null) throw new Error('scan-worker.ts runs as a worker thread only');
+if (port === null) throw new Error('pii-scan-worker.ts runs as a worker thread only');
 const config = (workerData ?? {}) as WorkerConfig;
 const engine = createFullEngine(config.customRecognizersFile);
 // The first scan compiles every recognizer's regexes and loads the tagger's lexicon: pay it before any request.

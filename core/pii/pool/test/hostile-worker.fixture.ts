@@ -20,4 +20,4 @@ parentPort?.on('message', (job: ScanJob) => {
     blockForever();
   }
 });
-await import('../scan-worker.ts');
+await import('../pii-scan-worker.ts');

@@ -1,0 +1,114 @@
+/**
+ * `svc` start-up (issue 12, deliverables 4 and 6): `svc --help`, `svc verify` of a small bundle and `svc serve`
+ * until its first HTTP answer, each against `node -e 0` (a bare Node start-up) measured in the same run.
+ *
+ *   node --import tsx bench/cli-startup.bench.ts
+ *   BENCH_RUNS=15 node --import tsx bench/cli-startup.bench.ts
+ *
+ * It first builds dist/ (`npm run build:cli`, what `npm ci` runs through `prepare`), so bin/svc.js runs the
+ * prebuilt CLI, as an installed `npx svc` does. Every figure is the median of BENCH_RUNS real processes (wall
+ * time measured here; peak RSS from GNU time). Aims: --help <= 0.3 s; verify start-up <= 0.5 s and <= 100 MB;
+ * serve answering <= 1 s (a fresh data dir each run: migrations and key generation included).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../core/app.ts';
+import { SFCECClient } from '../core/cec/client.ts';
+import { exampleRange, seedExamples } from '../core/cec/test-support.ts';
+import { printRow, ratio, verdict } from './report.ts';
+
+const runs = Number(process.env.BENCH_RUNS ?? 7);
+const root = join(import.meta.dirname, '..');
+const svc = join(root, 'bin', 'svc.js');
+const key = 'bench-signing-key-0123456789abcdef';
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+
+/** Median wall seconds and peak RSS (MB) of `node args`, over `runs` processes. */
+const measure = (args: string[]): { seconds: number; rssMb: number } => {
+  const seconds: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const started = performance.now();
+    const run = spawnSync('/usr/bin/time', ['-f', 'BENCH_RSS %M', process.execPath, ...args], { encoding: 'utf8' });
+    seconds.push((performance.now() - started) / 1000);
+    const match = /BENCH_RSS (\d+)/.exec(run.stderr);
+    if (run.status !== 0 || match === null) throw new Error(`node ${args.join(' ')} failed (${run.status}): ${run.stderr}`);
+    rss.push(Number(match[1]) / 1024);
+  }
+  return { seconds: median(seconds), rssMb: median(rss) };
+};
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+
+/** Seconds from spawning `svc serve` (fresh data dir) to the first 200 of GET /v1/svc/status. */
+const serveReadiness = async (): Promise<number> => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-serve-'));
+  const port = await freePort();
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, [svc, 'serve', '--port', String(port), '--data-dir', dataDir], {
+    stdio: 'ignore',
+    env: { ...process.env, SVC_LOG_LEVEL: 'error' },
+  });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`svc serve exited with ${child.exitCode}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/v1/svc/status`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
+      if (ok) return (performance.now() - started) / 1000;
+      if (performance.now() - started > 60_000) throw new Error('svc serve did not answer within 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+const build = spawnSync(process.execPath, [join(root, 'scripts', 'build-cli.mjs')], { encoding: 'utf8' });
+if (build.status !== 0) throw new Error(`build-cli failed: ${build.stderr}`);
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-bench-startup-'));
+try {
+  const records = Number(process.env.BENCH_RECORDS ?? 600);
+  const app = createApp({ dataDir: dir, env: { SVC_SIGNING_KEY: key } });
+  seedExamples(app, 'bench', records);
+  const zip = (await new SFCECClient({ app }).buildBundle('bench', exampleRange, undefined, { outputDir: join(dir, 'out') })).zip_path;
+  app.close();
+
+  printRow('load average (1 min) at start', loadavg()[0]?.toFixed(1) ?? '?');
+  const base = measure(['-e', '0']);
+  printRow('node -e 0 (baseline)', `${base.seconds.toFixed(3)} s, ${base.rssMb.toFixed(0)} MB`);
+  const help = measure([svc, '--help']);
+  printRow('svc --help', `${help.seconds.toFixed(3)} s = ${ratio(help.seconds, base.seconds)} baseline, ${help.rssMb.toFixed(0)} MB`);
+  printRow('  aim <= 0.3 s', verdict(help.seconds <= 0.3));
+  const verify = measure([svc, 'verify', zip, '--key', key]);
+  printRow(
+    `svc verify, ${records} records (work included)`,
+    `${verify.seconds.toFixed(3)} s = ${ratio(verify.seconds, base.seconds)} baseline, peak ${verify.rssMb.toFixed(0)} MB`,
+  );
+  printRow('  aim start-up <= 0.5 s, RSS <= 100 MB', verdict(verify.seconds <= 0.5 && verify.rssMb <= 100));
+  const serve: number[] = [];
+  for (let i = 0; i < Math.min(runs, 5); i += 1) serve.push(await serveReadiness());
+  const ready = median(serve);
+  printRow('svc serve until GET /v1/svc/status answers', `${ready.toFixed(3)} s = ${ratio(ready, base.seconds)} baseline`);
+  printRow('  aim <= 1 s', verdict(ready <= 1));
+  printRow('load average (1 min) at end', loadavg()[0]?.toFixed(1) ?? '?');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SFCECClient } from '../cec/client.ts';
+import { seedDays, tempApp } from '../cec/test-support.ts';
+import { commandInfo } from './command-info.ts';
+import { commandLoaders } from './commands.ts';
+import { heavyLoaded, repoRoot, spawnLogged } from './spawn-svc.test-support.ts';
+
+// `bin/svc.js` runs the prebuilt CLI when dist/ is fresh (after `npm ci`) and the sources through tsx otherwise:
+// these assertions hold for whichever the checkout has; prebuilt.test.ts checks the build on its own.
+const bin = `${repoRoot}/bin/svc.js`;
+const key = 'test-signing-key-0123456789abcdef';
+const fixture = tempApp();
+let zip = '';
+
+beforeAll(async () => {
+  seedDays(fixture.app, 'lazy', ['2026-03-01']);
+  zip = (await new SFCECClient({ app: fixture.app }).buildBundle('lazy', ['2026-03-01', '2026-03-01'])).zip_path;
+}, 60_000);
+afterAll(() => fixture.cleanup());
+
+describe('svc loads a command only when it runs', () => {
+  it('`svc --help` lists every command without loading any of them (not even SQLite)', () => {
+    const run = spawnLogged([bin, '--help']);
+    expect(run.code).toBe(0);
+    for (const { usage } of Object.values(commandInfo)) expect(run.stdout).toContain(usage);
+    expect(run.modules.some((path) => path.endsWith('/bin/svc.js'))).toBe(true);
+    expect(heavyLoaded(run.modules)).toEqual([]);
+    expect(run.modules.filter((path) => path.includes('better-sqlite3'))).toEqual([]);
+  }, 120_000);
+
+  it('`svc verify` verifies without the PII engine, pdfkit, Fastify, the identity providers or pkijs (stub timestamp)', () => {
+    const run = spawnLogged([bin, 'verify', zip, '--key', key]);
+    expect(run.stdout).toMatch(/: VALID/);
+    expect(run.code).toBe(0);
+    // The logger sees CommonJS loads too: the verifier's SQLite (an in-memory app) is among them.
+    expect(run.modules.some((path) => path.includes('node_modules/better-sqlite3/'))).toBe(true);
+    expect(heavyLoaded(run.modules)).toEqual([]);
+  }, 120_000);
+
+  it('`svc verify --help` prints the usage without loading the command; an unknown command exits 2', () => {
+    const help = spawnLogged([bin, 'verify', '--help']);
+    expect([help.code, help.stdout.trim()]).toEqual([0, `Usage: ${commandInfo.verify.usage}\n  ${commandInfo.verify.summary}`]);
+    expect(help.modules.filter((path) => path.includes('better-sqlite3'))).toEqual([]);
+    const unknown = spawnLogged([bin, 'frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^Unknown command: frobnicate/);
+  }, 120_000);
+
+  it('every entry of the command table loads the command of its own name', async () => {
+    for (const [name, load] of Object.entries(commandLoaders)) {
+      const command = await load();
+      expect([name, command.name, command.usage]).toEqual([name, name, commandInfo[command.name].usage]);
+    }
+  }, 120_000);
+});
