@@ -5,9 +5,10 @@ import type { CliCommand } from '../cli/command.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
 import { SFCECClient } from './client.ts';
 import { exportPublicKey } from './ed25519.ts';
+import { withBundleFile } from './remote-bundle.ts';
 import type { BundleVerificationResult } from './types.ts';
 
-const verifyUsage = 'svc verify FILE.zip [--key K] [--public-key FILE]... [--tsa-ca FILE]... [--json] [--data-dir DIR]';
+const verifyUsage = 'svc verify FILE.zip|s3://BUCKET/KEY|URL [--key K] [--public-key FILE]... [--tsa-ca FILE]... [--json] [--data-dir DIR]';
 const buildUsage = 'svc build --project P --from YYYY-MM-DD --to YYYY-MM-DD [--frameworks a,b] [--out DIR] [--data-dir DIR] [--json]';
 
 const withApp = async <T>(dataDir: string, run: (app: App) => Promise<T>): Promise<T> => {
@@ -49,7 +50,7 @@ const readFiles = (paths: readonly string[] | undefined): string[] => (paths ?? 
 export const verifyCommand: CliCommand = {
   name: 'verify',
   usage: verifyUsage,
-  summary: 'Verify an evidence bundle offline: ZIP structure, manifest HMAC, entry digests, Ed25519 signature, chain, timestamp',
+  summary: 'Verify an evidence bundle (a path, s3:// or a presigned URL): ZIP structure, manifest HMAC, entry digests, Ed25519 signature, chain, timestamp',
   run: async (argv) => {
     const { values, positionals } = parseOptions(argv, {
       key: { type: 'string' },
@@ -76,11 +77,13 @@ export const verifyCommand: CliCommand = {
     const explicit = values.key !== undefined || publicKeys.length > 0;
     const dataDir = explicit ? ':memory:' : (values['data-dir'] ?? defaultDataDir());
     const result = await withApp(dataDir, (app) =>
-      new SFCECClient({ app }).verifyBundle(file, {
-        ...(values.key === undefined ? {} : { key: values.key }),
-        ...(publicKeys.length === 0 ? {} : { publicKeys }),
-        ...(tsaCaPem.length === 0 ? {} : { tsaCaPem }),
-      }),
+      withBundleFile(app, file, (path) =>
+        new SFCECClient({ app }).verifyBundle(path, {
+          ...(values.key === undefined ? {} : { key: values.key }),
+          ...(publicKeys.length === 0 ? {} : { publicKeys }),
+          ...(tsaCaPem.length === 0 ? {} : { tsaCaPem }),
+        }),
+      ),
     );
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else printVerification(result);

@@ -1,4 +1,5 @@
 import { createApp } from '../app.ts';
+import { checkBundleStorage } from '../cec/storage/stored-bundles.ts';
 import { startAnchorScheduler } from '../audit/anchors/scheduler.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
 import { envSetting } from '../config/env-settings.ts';
@@ -22,6 +23,13 @@ export const serveCommand: CliCommand = {
     const dataDir = values['data-dir'] ?? defaultDataDir();
     const log = createLogger({ name: 'svc' });
     const app = createApp({ dataDir, log });
+    try {
+      // A misconfigured bucket stops the server here, in one line naming the setting, not at the first build.
+      await checkBundleStorage(app);
+    } catch (error) {
+      app.close();
+      throw error;
+    }
     const port = Number(values.port ?? app.settings.get().httpPort);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       process.stderr.write(`Invalid --port ${values.port}\n`);
