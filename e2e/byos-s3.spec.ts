@@ -4,6 +4,7 @@ import { test as base, expect } from './fixtures.ts';
 /** This spec's `svc serve` stores bundles in a local S3-compatible server (SigV4-checking) started for it. */
 const test = base.extend<object, { s3: LocalS3 }>({
   s3: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; it has none
     async ({}, use) => {
       const s3 = await startLocalS3();
       await use(s3);

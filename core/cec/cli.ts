@@ -50,7 +50,8 @@ const readFiles = (paths: readonly string[] | undefined): string[] => (paths ?? 
 export const verifyCommand: CliCommand = {
   name: 'verify',
   usage: verifyUsage,
-  summary: 'Verify an evidence bundle (a path, s3:// or a presigned URL): ZIP structure, manifest HMAC, entry digests, Ed25519 signature, chain, timestamp',
+  summary:
+    'Verify an evidence bundle (a path, s3:// or a presigned URL): ZIP structure, manifest HMAC, entry digests, Ed25519 signature, chain, timestamp',
   run: async (argv) => {
     const { values, positionals } = parseOptions(argv, {
       key: { type: 'string' },

@@ -195,7 +195,8 @@ export class SFCECClient {
     }
     const entry = registerBundle(app, built, { projectId, orgId: params.orgId, range }, stored);
     releaseLocalCopy(built, stored);
-    if (stored !== null) app.log.info({ bundleId: built.bundle_id, sha256: stored.sha256, bytes: stored.size }, 'bundle stored in the bucket');
+    if (stored !== null)
+      app.log.info({ bundleId: built.bundle_id, sha256: stored.sha256, bytes: stored.size }, 'bundle stored in the bucket');
     return this.#result(entry);
   }
 

@@ -12,7 +12,7 @@ export const isBundleUrl = (value: string): boolean => /^(s3|https?):\/\//i.test
 export const safeUrl = (url: string): string => {
   try {
     const parsed = new URL(url);
-    return parsed.protocol === 's3:' ? url.split('?')[0] ?? '' : `${parsed.origin}${parsed.pathname}`;
+    return parsed.protocol === 's3:' ? (url.split('?')[0] ?? '') : `${parsed.origin}${parsed.pathname}`;
   } catch {
     return '(unparseable URL)';
   }

@@ -125,7 +125,9 @@ export const probeBucket = async (app: App, config: S3Config): Promise<void> => 
   const { client, sdk } = await s3Client(app, config);
   const key = `${config.prefix}.svc-write-probe`;
   try {
-    await client.send(new sdk.PutObjectCommand({ Bucket: config.bucket, Key: key, Body: `svc start-up probe ${app.now().toISOString()}\n` }));
+    await client.send(
+      new sdk.PutObjectCommand({ Bucket: config.bucket, Key: key, Body: `svc start-up probe ${app.now().toISOString()}\n` }),
+    );
   } catch (error) {
     throw storageError(error, config, 'PutObject of the start-up probe');
   }

@@ -63,7 +63,9 @@ describe('svc verify and svc serve with object storage', () => {
     const forged = presigned.replace(/X-Amz-Signature=[0-9a-f]+/, `X-Amz-Signature=${'0'.repeat(64)}`);
     const result = await svc(['verify', forged, '--public-key', pemFile]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^svc verify: Download of http:\/\/127\.0\.0\.1:\d+\/evidence-bucket\/.+ failed with HTTP 403: SignatureDoesNotMatch/);
+    expect(result.stderr).toMatch(
+      /^svc verify: Download of http:\/\/127\.0\.0\.1:\d+\/evidence-bucket\/.+ failed with HTTP 403: SignatureDoesNotMatch/,
+    );
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).not.toContain('X-Amz-');
     const missing = await svc(['verify', `${s3Url}.missing`, '--public-key', pemFile], s3.env());
@@ -84,7 +86,9 @@ describe('svc verify and svc serve with object storage', () => {
     expect(started.code).toBe(2);
     const lines = started.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^svc serve: Object storage: the AWS credentials were refused by SVC_BYOS_S3_ENDPOINT .* \(SignatureDoesNotMatch\)/);
+    expect(lines[0]).toMatch(
+      /^svc serve: Object storage: the AWS credentials were refused by SVC_BYOS_S3_ENDPOINT .* \(SignatureDoesNotMatch\)/,
+    );
     expect(started.stderr).not.toContain(secret);
   }, 150_000);
 });

@@ -52,7 +52,11 @@ const createClients = () => {
       return handle;
     },
     close: (): void => {
-      for (const handle of clients.values()) void handle.then(({ client }) => client.destroy(), () => undefined);
+      for (const handle of clients.values())
+        void handle.then(
+          ({ client }) => client.destroy(),
+          () => undefined,
+        );
       clients.clear();
     },
   };
@@ -72,7 +76,9 @@ const networkCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDO
 const credentialNames = new Set(['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'InvalidToken', 'ExpiredToken', 'TokenRefreshRequired']);
 
 const where = (config: S3Config): string =>
-  config.endpoint === null ? `S3 in region ${config.region} (SVC_BYOS_S3_REGION)` : `SVC_BYOS_S3_ENDPOINT ${new URL(config.endpoint).origin}`;
+  config.endpoint === null
+    ? `S3 in region ${config.region} (SVC_BYOS_S3_REGION)`
+    : `SVC_BYOS_S3_ENDPOINT ${new URL(config.endpoint).origin}`;
 
 /**
  * One line saying what went wrong with the object store and which setting to look at. Only error names and
@@ -96,7 +102,9 @@ export const storageError = (error: unknown, config: S3Config, action: string): 
     return new AppError('NOT_FOUND', `Object storage: the object is gone from ${bucket} (${action})`, { cause: error });
   }
   if (name === 'AccessDenied' || status === 403) {
-    return unavailable(`${action} was denied in ${bucket} under SVC_BYOS_S3_PREFIX "${config.prefix}" (${name}): check the bucket policy and the credentials`);
+    return unavailable(
+      `${action} was denied in ${bucket} under SVC_BYOS_S3_PREFIX "${config.prefix}" (${name}): check the bucket policy and the credentials`,
+    );
   }
   return unavailable(`${action} failed at ${where(config)} (${name}${status === undefined ? '' : `, HTTP ${status}`})`);
 };

@@ -79,8 +79,8 @@ describe('BYOS s3: bundles in an S3-compatible bucket', () => {
     expect(download.body.length).toBeGreaterThan(uploadPartBytes);
     expect(download.body.equals(storedBytes(keyOf(result.download_url)))).toBe(true);
     const listed = await dispatch('cec.listBundles', {}, { app, actor: local });
-    const item = (listed as { ok: true; value: { items: { bundle_id: string; sha256: string; size_bytes: number; stored_at: string }[] } }).value
-      .items[0];
+    const item = (listed as { ok: true; value: { items: { bundle_id: string; sha256: string; size_bytes: number; stored_at: string }[] } })
+      .value.items[0];
     expect(item).toMatchObject({ bundle_id: result.bundle_id, size_bytes: download.body.length, sha256: sha256(download.body) });
     expect(item?.stored_at).toBe(`s3://${s3.bucket}/${keyOf(result.download_url)}`);
 
@@ -134,10 +134,16 @@ describe('BYOS s3: bundles in an S3-compatible bucket', () => {
   it('a build while the bucket is unreachable fails with UNAVAILABLE naming the setting, registers nothing and leaves no file', async () => {
     const { app, dir } = setup({ SVC_BYOS_S3_ENDPOINT: 'http://127.0.0.1:9' });
     seedDays(app, 'down', ['2026-03-03']);
-    const result = await dispatch('cec.buildBundle', { project_id: 'down', date_range: ['2026-03-03', '2026-03-03'] }, { app, actor: local });
+    const result = await dispatch(
+      'cec.buildBundle',
+      { project_id: 'down', date_range: ['2026-03-03', '2026-03-03'] },
+      { app, actor: local },
+    );
     expect(result).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
     const message = (result as { error: { message: string } }).error.message;
-    expect(message).toMatch(/^CEC build failed: Object storage: SVC_BYOS_S3_ENDPOINT http:\/\/127\.0\.0\.1:9 is unreachable \(ECONNREFUSED\)/);
+    expect(message).toMatch(
+      /^CEC build failed: Object storage: SVC_BYOS_S3_ENDPOINT http:\/\/127\.0\.0\.1:9 is unreachable \(ECONNREFUSED\)/,
+    );
     expect(message).not.toContain(s3.writer.secretAccessKey);
     expect(await new SFCECClient({ app }).getStatus()).toMatchObject({ bundle_count: 0 });
     expect(readdirSync(join(dir, 'bundles')).filter((name) => !name.startsWith('.'))).toEqual([]);
@@ -161,7 +167,9 @@ describe('BYOS s3: bundles in an S3-compatible bucket', () => {
     expect(await probe({ SVC_BYOS_S3_BUCKET: 'no-such-bucket' })).toMatch(/SVC_BYOS_S3_BUCKET "no-such-bucket" does not exist/);
     const readOnly = await probe({ AWS_ACCESS_KEY_ID: s3.readOnly.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.readOnly.secretAccessKey });
     expect(readOnly).toMatch(/PutObject of the start-up probe was denied in SVC_BYOS_S3_BUCKET "evidence-bucket" under SVC_BYOS_S3_PREFIX/);
-    expect(await probe({ SVC_BYOS_S3_ENDPOINT: 'http://127.0.0.1:9' })).toMatch(/SVC_BYOS_S3_ENDPOINT http:\/\/127\.0\.0\.1:9 is unreachable/);
+    expect(await probe({ SVC_BYOS_S3_ENDPOINT: 'http://127.0.0.1:9' })).toMatch(
+      /SVC_BYOS_S3_ENDPOINT http:\/\/127\.0\.0\.1:9 is unreachable/,
+    );
     expect(await probe({ SVC_BYOS_S3_BUCKET: '' })).toMatch(/SVC_BYOS_S3_BUCKET is not set/);
     for (const secret of [s3.writer.secretAccessKey, s3.readOnly.secretAccessKey, 'not-the-secret']) {
       expect([wrongSecret, readOnly].join('\n')).not.toContain(secret);

@@ -91,7 +91,13 @@ export const VerifyScreen = () => {
       >
         <label>
           Or a bundle URL (s3://bucket/key, or a presigned https link)
-          <input type="text" inputMode="url" value={url} onChange={(event) => setUrl(event.target.value)} placeholder="s3://bucket/path/bundle.zip" />
+          <input
+            type="text"
+            inputMode="url"
+            value={url}
+            onChange={(event) => setUrl(event.target.value)}
+            placeholder="s3://bucket/path/bundle.zip"
+          />
         </label>
         <button type="submit" disabled={verifying || url.trim() === ''}>
           Download and verify
