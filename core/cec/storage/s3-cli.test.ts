@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../cli.ts';
+import { runMain } from '../../cli/test-support.ts';
 import { SFCECClient } from '../client.ts';
 import { exportPublicKey } from '../ed25519.ts';
 import { seedDays, tempApp } from '../test-support.ts';
@@ -11,18 +11,12 @@ import { type LocalS3, startLocalS3 } from './s3-server.test-support.ts';
 
 const run = promisify(execFile);
 
-/** `svc ...` in-process through the real entry point, stdout and stderr captured, with extra environment. */
+/** `svc ...` in-process through the real entry point, output captured, with extra environment. */
 const svc = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
-  const out: string[] = [];
-  const err: string[] = [];
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value ?? '');
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
   try {
-    const code = await main(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
+    return await runMain(args);
   } finally {
-    vi.restoreAllMocks();
     vi.unstubAllEnvs();
   }
 };
