@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.ts';
+import { createTestServer } from '../../http/test-support.ts';
 import { appendEvidence } from '../../audit/store.ts';
 import { SFCECBuildError } from '../../errors.ts';
 import type { Actor } from '../../ops/define.ts';
@@ -173,6 +174,31 @@ describe('BYOS s3: bundles in an S3-compatible bucket', () => {
     expect(await probe({ SVC_BYOS_S3_BUCKET: '' })).toMatch(/SVC_BYOS_S3_BUCKET is not set/);
     for (const secret of [s3.writer.secretAccessKey, s3.readOnly.secretAccessKey, 'not-the-secret']) {
       expect([wrongSecret, readOnly].join('\n')).not.toContain(secret);
+    }
+  });
+
+  it('over HTTP: the download route redirects to the presigned URL, OSCAL exports from the bucket, REST reissue of a gone object is 404', async () => {
+    const { app, client } = setup();
+    seedDays(app, 'web', ['2026-03-04']);
+    const built = await client.buildBundle('web', ['2026-03-04', '2026-03-04']);
+    const t = await createTestServer({ app });
+    try {
+      const download = await t.server.inject({ method: 'GET', url: `/v1/risk/cec/${built.bundle_id}/download`, headers: t.auth() });
+      expect(download.statusCode).toBe(302);
+      const location = String(download.headers.location);
+      expect(location.split('?')[0]).toBe(built.download_url.split('?')[0]);
+      expect((await get(location)).status).toBe(200);
+      const oscal = await t.server.inject({ method: 'GET', url: `/v1/risk/cec/${built.bundle_id}/oscal`, headers: t.auth() });
+      expect(oscal.statusCode).toBe(200);
+      expect(oscal.json()).toHaveProperty('assessment-results');
+      const admin = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: s3.writer });
+      await admin.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: keyOf(built.download_url) }));
+      admin.destroy();
+      const reissue = await t.server.inject({ method: 'POST', url: `/v1/risk/cec/${built.bundle_id}/reissue`, headers: t.auth() });
+      expect(reissue.statusCode).toBe(404);
+      expect(reissue.json()).toMatchObject({ detail: expect.stringContaining('gone from the bucket') });
+    } finally {
+      await t.close();
     }
   });
 
