@@ -38,6 +38,7 @@ export const migrationOrder: readonly string[] = [
   'sessions/002-login-browser-binding',
   'audit/002-clear-persistent-staging',
   'audit/003-anchors',
+  'cec/003-object-storage',
 ];
 
 const defined: readonly Migration[] = [

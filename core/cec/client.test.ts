@@ -60,9 +60,9 @@ describe('SFCECClient build and verify', () => {
     expect((await client.verifyBundle(result.zip_path)).overall_valid).toBe(true);
   });
 
-  it('status counts bundles, survives a restart, and reports the BYOS provider', async () => {
-    const { app, dir, client } = setup({ SVC_AUDIT_BYOS_PROVIDER: 's3' });
-    expect(await client.getStatus()).toMatchObject({ byos_provider: 's3', bundle_count: 0, last_bundle_at: null });
+  it('status counts bundles, survives a restart, and reports null for local storage (s3: storage/s3.test.ts)', async () => {
+    const { app, dir, client } = setup({ SVC_AUDIT_BYOS_PROVIDER: 'local' });
+    expect(await client.getStatus()).toMatchObject({ byos_provider: null, bundle_count: 0, last_bundle_at: null });
     seedDays(app, 'p', ['2026-03-01']);
     const built = await client.buildBundle('p', ['2026-03-01', '2026-03-01']);
     const status = await client.getStatus();

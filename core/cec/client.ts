@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import type { App } from '../app.ts';
 import { defaultApp } from '../default-app.ts';
 import { AppError, SFCECBuildError, wrapOptions } from '../errors.ts';
@@ -9,8 +8,10 @@ import { type GenerateDpaOptions, generateDpa } from './dpa/generate.ts';
 import type { DPADocument } from './dpa/types.ts';
 import { type FrameworkId, frameworkIds, resolveFramework } from './clauses/index.ts';
 import { checkDateRange } from './dates.ts';
-import { downloadValidityMs, getEntry, registerBundle, registryStats, setExpiry, toBundleResult } from './registry.ts';
+import { type BundleEntry, downloadValidityMs, getEntry, registerBundle, registryStats, setExpiry, toBundleResult } from './registry.ts';
 import { resolveSigningKey } from './signing-key.ts';
+import { usesObjectStorage } from './storage/s3-config.ts';
+import { bundleAvailable, releaseLocalCopy, storeBuiltBundle, withDownloadUrl } from './storage/stored-bundles.ts';
 import type { BundleResult, BundleVerificationResult, CECStatusInfo } from './types.ts';
 import { type VerifyBundleOptions, verifyBundleWithTrust } from './verify-bundle.ts';
 
@@ -80,10 +81,9 @@ export class SFCECClient {
 
   /** Spec CECStatusInfo. */
   async getStatus(): Promise<CECStatusInfo> {
-    const provider = this.app.settings.get().byosProvider;
     const stats = registryStats(this.app);
     return {
-      byos_provider: provider === '' ? null : provider,
+      byos_provider: usesObjectStorage(this.app) ? 's3' : null,
       bundle_count: stats.count,
       last_bundle_at: stats.last,
       frameworks_supported: [...frameworkIds],
@@ -93,16 +93,29 @@ export class SFCECClient {
   /** The registered bundle, or null when the id is unknown. */
   async getBundle(bundleId: string): Promise<BundleResult | null> {
     const entry = getEntry(this.app, bundleId);
-    return entry === null ? null : toBundleResult(entry);
+    return entry === null ? null : this.#result(entry);
   }
 
-  /** Moves expires_at to now + 24 h without rebuilding. @throws SFCECBuildError if the id is unknown or the ZIP is gone. */
+  /**
+   * Moves expires_at to now + 24 h (bundleUrlValidityHours) without rebuilding; a stored bundle gets a freshly
+   * presigned URL. @throws SFCECBuildError if the id is unknown, the ZIP is gone from disk or the object from
+   * its bucket (NOT_FOUND), or the bucket cannot be reached (UNAVAILABLE).
+   */
   async reissueDownloadUrl(bundleId: string): Promise<BundleResult> {
     const entry = getEntry(this.app, bundleId);
     if (entry === null) throw new SFCECBuildError(`Bundle ${bundleId.slice(0, 80)} is not in the registry`, { code: 'NOT_FOUND' });
-    if (!existsSync(entry.zip_path)) throw new SFCECBuildError(`The ZIP of bundle ${bundleId} is gone from disk`, { code: 'NOT_FOUND' });
-    setExpiry(this.app, bundleId, new Date(this.app.now().getTime() + downloadValidityMs).toISOString());
-    return toBundleResult(getEntry(this.app, bundleId) as NonNullable<ReturnType<typeof getEntry>>);
+    let available: boolean;
+    try {
+      available = await bundleAvailable(this.app, entry);
+    } catch (error) {
+      throw new SFCECBuildError((error as Error).message, wrapOptions(error));
+    }
+    if (!available) {
+      const where = entry.object === null ? 'the ZIP is gone from disk' : 'its object is gone from the bucket';
+      throw new SFCECBuildError(`Bundle ${bundleId}: ${where}`, { code: 'NOT_FOUND' });
+    }
+    setExpiry(this.app, bundleId, new Date(this.app.now().getTime() + downloadValidityMs(this.app)).toISOString());
+    return this.#result(getEntry(this.app, bundleId) as BundleEntry);
   }
 
   /** Generates and stores a GDPR Art. 28 DPA (spec `generate_dpa`). @throws SFCECExportError on bad input or failure. */
@@ -145,7 +158,26 @@ export class SFCECClient {
       throw new SFCECBuildError((error as Error).message, wrapOptions(error));
     }
     app.log.info({ bundleId: built.bundle_id, records: Object.values(built.record_counts).reduce((a, b) => a + b, 0) }, 'bundle built');
-    return toBundleResult(registerBundle(app, built, { projectId, orgId: params.orgId, range }));
+    let stored: Awaited<ReturnType<typeof storeBuiltBundle>>;
+    try {
+      stored = await storeBuiltBundle(app, built);
+    } catch (error) {
+      throw new SFCECBuildError((error as Error).message, wrapOptions(error));
+    }
+    const entry = registerBundle(app, built, { projectId, orgId: params.orgId, range }, stored);
+    releaseLocalCopy(built, stored);
+    if (stored !== null)
+      app.log.info({ bundleId: built.bundle_id, sha256: stored.sha256, bytes: stored.size }, 'bundle stored in the bucket');
+    return this.#result(entry);
+  }
+
+  /** The spec's BundleResult of an entry, with a presigned download_url when the bundle is in a bucket. */
+  async #result(entry: BundleEntry): Promise<BundleResult> {
+    try {
+      return toBundleResult(await withDownloadUrl(this.app, entry));
+    } catch (error) {
+      throw new SFCECBuildError((error as Error).message, wrapOptions(error));
+    }
   }
 }
 

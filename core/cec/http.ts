@@ -1,35 +1,15 @@
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { createReadStream, existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { envSetting } from '../config/env-settings.ts';
 import { AppError } from '../errors.ts';
 import type { ProtocolRoutes } from '../http/protocol-routes.ts';
+import { maxUploadBytes, saveCapped, withTempBundleFile } from './capped-file.ts';
 import { SFCECClient } from './client.ts';
 import { getEntry } from './registry.ts';
-
-/** Largest bundle accepted by the verify upload (SVC_CEC_MAX_UPLOAD_BYTES overrides; default 2 GiB). */
-export const maxUploadBytes = (env: NodeJS.ProcessEnv): number => envSetting(env, 'cecMaxUploadBytes');
+import { withDownloadUrl } from './storage/stored-bundles.ts';
 
 /** Both routes need the api tier, like the bundle ops; the HTTP pipeline checks it before the body is read. */
 const config = { svc: { access: { tier: 'api' }, errors: { body: 'detail' } } } as const;
-
-/** Copies the request body to a file, refusing it once it passes `limit` bytes (counted, not trusted). */
-const saveCapped = async (body: Readable, file: string, limit: number): Promise<void> => {
-  let size = 0;
-  await pipeline(
-    body,
-    async function* (source: AsyncIterable<Buffer>) {
-      for await (const chunk of source) {
-        size += chunk.length;
-        if (size > limit) throw new AppError('PAYLOAD_TOO_LARGE', `Bundle larger than ${limit} bytes`);
-        yield chunk;
-      }
-    },
-    createWriteStream(file, { mode: 0o600 }),
-  );
-};
 
 /**
  * Bundle routes whose body is a file, not JSON: the verify upload (raw `application/zip`, streamed to a temp
@@ -43,9 +23,7 @@ export const cecRoutes: ProtocolRoutes = async (fastify, { app }) => {
     if (body === undefined || typeof (body as { pipe?: unknown }).pipe !== 'function') {
       throw new AppError('VALIDATION', 'Send the bundle as the raw body with Content-Type: application/zip', { status: 415 });
     }
-    const dir = mkdtempSync(join(tmpdir(), 'svc-verify-'));
-    try {
-      const file = join(dir, 'upload.zip');
+    return withTempBundleFile(async (file) => {
       await saveCapped(body, file, maxUploadBytes(app.env));
       const key = request.headers['x-svc-signing-key'];
       const publicKey = request.headers['x-svc-public-key'];
@@ -54,9 +32,7 @@ export const cecRoutes: ProtocolRoutes = async (fastify, { app }) => {
         ...(typeof publicKey === 'string' && publicKey !== '' ? { publicKeys: [Buffer.from(publicKey, 'base64').toString('utf8')] } : {}),
       });
       return reply.code(200).send(result);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   fastify.get<{ Params: { bundle_id: string } }>('/v1/risk/cec/:bundle_id/download', { config }, async (request, reply) => {
@@ -65,6 +41,8 @@ export const cecRoutes: ProtocolRoutes = async (fastify, { app }) => {
     if (Date.parse(entry.expires_at) <= app.now().getTime()) {
       throw new AppError('NOT_FOUND', 'Download link expired; reissue it', { status: 410 });
     }
+    // A bundle in the bucket: the browser goes to its presigned URL (same expiry), the bytes never pass here.
+    if (entry.object !== null) return reply.redirect((await withDownloadUrl(app, entry)).download_url, 302);
     if (!existsSync(entry.zip_path)) throw new AppError('NOT_FOUND', 'Bundle file is gone from disk', { status: 410 });
     return reply
       .code(200)

@@ -37,4 +37,15 @@ export const cecMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    id: 'cec/003-object-storage',
+    up: (db) => {
+      // Where the BYOS provider stored a bundle and the SHA-256 of what it uploaded; NULL for local files.
+      db.exec(`
+        ALTER TABLE cec_bundles ADD COLUMN object_bucket TEXT;
+        ALTER TABLE cec_bundles ADD COLUMN object_key TEXT;
+        ALTER TABLE cec_bundles ADD COLUMN sha256 TEXT;
+      `);
+    },
+  },
 ];

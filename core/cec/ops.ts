@@ -1,16 +1,18 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { App } from '../app.ts';
 import { AppError, SFCECBuildError, wrapOptions } from '../errors.ts';
 import { type Actor, defineOp } from '../ops/define.ts';
 import { restrictedPath, restrictedOutputDir } from './bundle-path.ts';
+import { withTempBundleFile } from './capped-file.ts';
 import { SFCECClient, type VerifyBundleOptions } from './client.ts';
 import { defaultDateRange } from './dates.ts';
 import { exportPublicKey } from './ed25519.ts';
 import { importTrustedKey, listTrustedKeys, removeTrustedKey } from './trusted-keys.ts';
 import { type BundleEntry, listEntries } from './registry.ts';
+import { checkRemoteUrl, withDownloadedBundle } from './remote-bundle.ts';
+import { s3Url } from './storage/s3-config.ts';
+import { withDownloadUrl } from './storage/stored-bundles.ts';
 import type { BundleResult } from './types.ts';
 import { pathField } from '../ops/path-field.ts';
 
@@ -42,11 +44,19 @@ const verifyTrust = (input: { key?: string | undefined; public_key?: string | un
 /** The desktop user (IPC) may pick any folder; remote callers stay inside the configured bundle dir. */
 const isLocal = (actor: Actor): boolean => actor.kind === 'local';
 
-const listItem = (entry: BundleEntry, now: Date) => ({
-  ...entry,
-  expired: Date.parse(entry.expires_at) <= now.getTime(),
-  zip_exists: existsSync(entry.zip_path),
-});
+/**
+ * A row of the Bundles screen. A bundle in a bucket gets its presigned URL and `stored_at` (its s3:// URL); its
+ * `zip_exists` is true without asking the bucket per row (reissue asks, and says when the object is gone).
+ */
+const listItem = async (app: App, entry: BundleEntry, now: Date) => {
+  const { object, ...rest } = await withDownloadUrl(app, entry);
+  return {
+    ...rest,
+    stored_at: object === null ? null : s3Url(object),
+    expired: Date.parse(entry.expires_at) <= now.getTime(),
+    zip_exists: object !== null || existsSync(entry.zip_path),
+  };
+};
 
 /** Operations of the CEC domain (bundles); the DPA ops live in ./dpa. */
 export const cecOps = {
@@ -114,7 +124,7 @@ export const cecOps = {
         ...(input.project_id === undefined ? {} : { projectId: input.project_id }),
       });
       const now = ctx.app.now();
-      return { total: page.total, items: page.items.map((entry) => listItem(entry, now)) };
+      return { total: page.total, items: await Promise.all(page.items.map((entry) => listItem(ctx.app, entry, now))) };
     },
   }),
   'cec.verifyBundle': defineOp({
@@ -131,6 +141,23 @@ export const cecOps = {
       return clientOf(ctx.app).verifyBundle(path, verifyTrust(input));
     },
   }),
+  'cec.verifyUrl': defineOp({
+    summary: 'Download a bundle from s3://bucket/key or a presigned http(s) URL (size-capped, private temp file) and verify it',
+    input: z.object({
+      url: z
+        .string()
+        .max(8192)
+        .regex(/^(s3|https?):\/\/\S+$/i, 'expected s3://bucket/key or an http(s) URL'),
+      key: z.string().min(1).max(1024).optional(),
+      public_key: z.string().min(1).max(20_000).optional(),
+    }),
+    access: 'read',
+    tier: 'api',
+    handler: async (input, ctx) => {
+      if (!isLocal(ctx.actor)) checkRemoteUrl(ctx.app, input.url);
+      return withDownloadedBundle(ctx.app, input.url, (file) => clientOf(ctx.app).verifyBundle(file, verifyTrust(input)));
+    },
+  }),
   'cec.verifyUpload': defineOp({
     summary: 'Verify bundle bytes sent inline (desktop IPC; browsers stream to POST /v1/risk/cec/verify instead)',
     input: z.object({
@@ -141,14 +168,10 @@ export const cecOps = {
     access: 'read',
     tier: 'api',
     handler: async (input, ctx) => {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-verify-'));
-      try {
-        const file = join(dir, 'upload.zip');
+      return withTempBundleFile(async (file) => {
         writeFileSync(file, Buffer.from(input.content_base64, 'base64'), { mode: 0o600 });
-        return await clientOf(ctx.app).verifyBundle(file, verifyTrust(input));
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+        return clientOf(ctx.app).verifyBundle(file, verifyTrust(input));
+      });
     },
   }),
   'cec.reissueDownloadUrl': defineOp({

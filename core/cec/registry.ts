@@ -2,10 +2,13 @@ import { pathToFileURL } from 'node:url';
 import type { App } from '../app.ts';
 import type { SchemaKey } from '../audit/types.ts';
 import type { BuiltBundle } from './build.ts';
+import type { ObjectRef } from './storage/s3-config.ts';
+import type { StoredObject } from './storage/s3-bundles.ts';
+import { s3Url } from './storage/s3-config.ts';
 import type { BundleResult, DateRange } from './types.ts';
 
-/** Download URLs live 24 h (spec section 8). */
-export const downloadValidityMs = 24 * 60 * 60 * 1000;
+/** How long a download URL lives: 24 h by default (spec section 8), the bundleUrlValidityHours setting. */
+export const downloadValidityMs = (app: App): number => app.settings.get().bundleUrlValidityHours * 60 * 60 * 1000;
 
 type Row = {
   bundle_id: string;
@@ -20,6 +23,9 @@ type Row = {
   frameworks_covered: string;
   generated_at: string;
   size_bytes: number;
+  object_bucket: string | null;
+  object_key: string | null;
+  sha256: string | null;
 };
 
 /** A registry entry: the spec's BundleResult plus what the list screen shows. */
@@ -28,12 +34,20 @@ export type BundleEntry = BundleResult & {
   readonly org_id: string | null;
   readonly date_range: DateRange;
   readonly size_bytes: number;
+  /** Where the bundle is kept when the BYOS provider stored it; null for a local file. */
+  readonly object: ObjectRef | null;
+  /** SHA-256 of the ZIP as uploaded (recorded for stored bundles). */
+  readonly sha256: string | null;
 };
 
+const objectOf = (row: Row): ObjectRef | null =>
+  row.object_bucket === null || row.object_key === null ? null : { bucket: row.object_bucket, key: row.object_key };
+
+/** A stored bundle's download_url here is its s3:// URL; the client presigns it (storage/stored-bundles.ts). */
 const toEntry = (row: Row): BundleEntry => ({
   bundle_id: row.bundle_id,
   zip_path: row.zip_path,
-  download_url: pathToFileURL(row.zip_path).href,
+  download_url: objectOf(row) === null ? pathToFileURL(row.zip_path).href : s3Url(objectOf(row) as ObjectRef),
   expires_at: row.expires_at,
   hmac_manifest: row.hmac_manifest,
   record_counts: JSON.parse(row.record_counts) as Record<SchemaKey, number>,
@@ -43,6 +57,8 @@ const toEntry = (row: Row): BundleEntry => ({
   org_id: row.org_id,
   date_range: [row.date_from, row.date_to],
   size_bytes: row.size_bytes,
+  object: objectOf(row),
+  sha256: row.sha256,
 });
 
 /** Only the spec's BundleResult fields, in spec order. */
@@ -58,21 +74,23 @@ export const toBundleResult = (entry: BundleEntry): BundleResult => ({
 });
 
 /**
- * Registers a freshly written bundle. A rebuild with the same file name replaced the ZIP on disk, so entries
- * that pointed at that path are superseded and removed in the same transaction.
+ * Registers a freshly written bundle (`stored`: where the BYOS provider put it). A rebuild with the same file
+ * name replaced the ZIP on disk, so entries that pointed at that path are superseded in the same transaction.
  */
 export const registerBundle = (
   app: App,
   built: BuiltBundle,
   meta: { projectId: string; orgId: string | null; range: DateRange },
+  stored: StoredObject | null = null,
 ): BundleEntry => {
-  const expiresAt = new Date(new Date(built.generated_at).getTime() + downloadValidityMs).toISOString();
+  const expiresAt = new Date(new Date(built.generated_at).getTime() + downloadValidityMs(app)).toISOString();
   app.db.transaction(() => {
     app.db.prepare('DELETE FROM cec_bundles WHERE zip_path = ?').run(built.zip_path);
     app.db
       .prepare(
         `INSERT INTO cec_bundles (bundle_id, project_id, org_id, date_from, date_to, zip_path, expires_at, hmac_manifest,
-           record_counts, frameworks_covered, generated_at, size_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           record_counts, frameworks_covered, generated_at, size_bytes, object_bucket, object_key, sha256)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         built.bundle_id,
@@ -87,6 +105,9 @@ export const registerBundle = (
         JSON.stringify(built.frameworks_covered),
         built.generated_at,
         built.size_bytes,
+        stored?.bucket ?? null,
+        stored?.key ?? null,
+        stored?.sha256 ?? null,
       );
   })();
   return getEntry(app, built.bundle_id) as BundleEntry;

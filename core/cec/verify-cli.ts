@@ -6,6 +6,7 @@ import { withApp } from '../cli/with-app.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
 import { AppError } from '../errors.ts';
 import { type HeldAnchors, maxHeldAnchorsBytes, parseHeldAnchors } from './held-anchors.ts';
+import { withBundleFile } from './remote-bundle.ts';
 import type { BundleVerificationResult } from './types.ts';
 import { verifyBundleWithTrust } from './verify-bundle.ts';
 
@@ -82,13 +83,16 @@ export const verifyCommand = defineCommand('verify', async (argv) => {
   // With an explicit trust input nothing from the data dir is used: an auditor's machine stays untouched.
   const explicit = values.key !== undefined || publicKeys.length > 0;
   const dataDir = explicit ? ':memory:' : (values['data-dir'] ?? defaultDataDir());
+  // A URL (s3:// or presigned) is downloaded to a private temp file first; the verifier always reads a file.
   const result = await withApp(dataDir, (app) =>
-    verifyBundleWithTrust(app, file, {
-      ...(values.key === undefined ? {} : { key: values.key }),
-      ...(publicKeys.length === 0 ? {} : { publicKeys }),
-      ...(tsaCaPem.length === 0 ? {} : { tsaCaPem }),
-      ...(heldAnchors === undefined ? {} : { heldAnchors }),
-    }),
+    withBundleFile(app, file, (path) =>
+      verifyBundleWithTrust(app, path, {
+        ...(values.key === undefined ? {} : { key: values.key }),
+        ...(publicKeys.length === 0 ? {} : { publicKeys }),
+        ...(tsaCaPem.length === 0 ? {} : { tsaCaPem }),
+        ...(heldAnchors === undefined ? {} : { heldAnchors }),
+      }),
+    ),
   );
   if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else printVerification(result);

@@ -1,5 +1,6 @@
 import { createApp } from '../app.ts';
 import { startAnchorScheduler } from '../audit/anchors/scheduler.ts';
+import { checkBundleStorage } from '../cec/storage/stored-bundles.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
 import { envSetting } from '../config/env-settings.ts';
 import { createLoginToken } from '../http/web-login.ts';
@@ -18,6 +19,13 @@ export const serveCommand = defineCommand('serve', async (argv) => {
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const log = createLogger({ name: 'svc' });
   const app = createApp({ dataDir, log });
+  try {
+    // A misconfigured bucket stops the server here, in one line naming the setting, not at the first build.
+    await checkBundleStorage(app);
+  } catch (error) {
+    app.close();
+    throw error;
+  }
   const port = Number(values.port ?? app.settings.get().httpPort);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`Invalid --port ${values.port}\n`);

@@ -64,7 +64,25 @@ const settingFields = {
     title: 'Chain anchoring interval (minutes)',
     description: "While records arrive, each project's chain head is anchored at most this often; 0 disables",
   }),
-  byosProvider: z.string().meta({ title: 'Evidence storage provider (BYOS)' }),
+  byosProvider: z.enum(['', 'local', 's3']).meta({
+    title: 'Evidence storage provider (BYOS)',
+    description: 'Empty or local: bundles stay files on this machine; s3: streamed to an S3-compatible bucket (docs/deploy.md)',
+  }),
+  byosS3Bucket: z.string().max(63).meta({ title: 'S3 bucket for bundles', description: 'Required when the provider is s3' }),
+  byosS3Endpoint: z.string().url().or(z.literal('')).meta({
+    title: 'S3 endpoint URL',
+    description: 'MinIO, Ceph, Cloudflare R2 or any S3-compatible service (path-style); empty: AWS S3 of the region',
+  }),
+  byosS3Region: z.string().max(50).meta({ title: 'S3 region', description: 'Empty: AWS_REGION, else us-east-1 (R2: auto)' }),
+  byosS3Prefix: z
+    .string()
+    .max(512)
+    .regex(/^(?!\/)[^\\]*$/, 'a key prefix without a leading slash or backslashes')
+    .meta({ title: 'S3 key prefix', description: 'Bundles go to <prefix><bundle_id>/<file name>' }),
+  bundleUrlValidityHours: z.number().int().min(1).max(168).meta({
+    title: 'Bundle download URL validity (hours)',
+    description: 'expires_at = creation or reissue time + this; presigned S3 URLs expire then too (SigV4 allows 7 days at most)',
+  }),
   scimBaseUrl: z.string().url().or(z.literal('')).meta({ title: 'SCIM base URL', description: 'The /scim/v2 URL your IdP reaches' }),
   samlIdpMetadataUrl: z.string().url().or(z.literal('')).meta({ title: 'SAML IdP metadata URL' }),
   samlIdpMetadataXml: z.string().max(1_000_000).meta({ title: 'SAML IdP metadata XML' }),
@@ -117,6 +135,11 @@ export const settingDefaults: Settings = {
   tsaCaFile: '',
   anchorIntervalMinutes: 10,
   byosProvider: '',
+  byosS3Bucket: '',
+  byosS3Endpoint: '',
+  byosS3Region: '',
+  byosS3Prefix: '',
+  bundleUrlValidityHours: 24,
   scimBaseUrl: '',
   samlIdpMetadataUrl: '',
   samlIdpMetadataXml: '',
@@ -149,6 +172,11 @@ export const settingsEnv: Readonly<Partial<Record<SettingKey, string>>> = {
   tsaCaFile: 'SVC_TSA_CA_FILE',
   anchorIntervalMinutes: 'SVC_ANCHOR_INTERVAL_MINUTES',
   byosProvider: 'SVC_AUDIT_BYOS_PROVIDER',
+  byosS3Bucket: 'SVC_BYOS_S3_BUCKET',
+  byosS3Endpoint: 'SVC_BYOS_S3_ENDPOINT',
+  byosS3Region: 'SVC_BYOS_S3_REGION',
+  byosS3Prefix: 'SVC_BYOS_S3_PREFIX',
+  bundleUrlValidityHours: 'SVC_BUNDLE_URL_VALIDITY_HOURS',
   scimBaseUrl: 'SVC_SCIM_BASE_URL',
   samlIdpMetadataUrl: 'SVC_SAML_IDP_METADATA_URL',
   samlSpEntityId: 'SVC_SAML_SP_ENTITY_ID',
@@ -250,7 +278,7 @@ export const envOnlySettings = {
     env: 'SVC_CEC_MAX_UPLOAD_BYTES',
     schema: z.coerce.number().int().positive(),
     default: 2 * 1024 * 1024 * 1024,
-    doc: 'largest bundle `POST /v1/risk/cec/verify` accepts, in bytes',
+    doc: 'largest bundle `POST /v1/risk/cec/verify` accepts, and `svc verify` or the Verify screen downloads from a URL, in bytes',
   },
 } as const satisfies Record<string, { env: string; schema: z.ZodType; default: unknown; doc: string }>;
 export type EnvOnlySetting = keyof typeof envOnlySettings;

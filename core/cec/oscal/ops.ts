@@ -5,13 +5,17 @@ import { AppError } from '../../errors.ts';
 import { defineOp } from '../../ops/define.ts';
 import { restrictedPath } from '../bundle-path.ts';
 import { getEntry } from '../registry.ts';
+import { withDownloadedBundle } from '../remote-bundle.ts';
+import { s3Url } from '../storage/s3-config.ts';
 import { exportOscal } from './export.ts';
 
-const registeredZip = (app: App, bundleId: string): string => {
+/** Runs `use` on a registered bundle's ZIP: the local file, or a private temp copy of the object in the bucket. */
+const withRegisteredZip = <T>(app: App, bundleId: string, use: (zipPath: string) => Promise<T>): Promise<T> => {
   const entry = getEntry(app, bundleId);
   if (entry === null) throw new AppError('NOT_FOUND', 'Bundle not found');
+  if (entry.object !== null) return withDownloadedBundle(app, s3Url(entry.object), use);
   if (!existsSync(entry.zip_path)) throw new AppError('NOT_FOUND', 'Bundle ZIP is no longer on disk');
-  return entry.zip_path;
+  return use(entry.zip_path);
 };
 
 /** The OSCAL export of a bundle, by registered bundle id (REST and the Bundles screen) or by path. */
@@ -32,18 +36,16 @@ export const oscalOps = {
     tier: 'api',
     http: { method: 'GET', path: '/v1/risk/cec/:bundle_id/oscal', errorField: 'detail', validationStatus: 422 },
     handler: async (input, ctx) => {
-      const zipPath =
-        input.zip_path === undefined
-          ? registeredZip(ctx.app, input.bundle_id ?? '')
-          : // The desktop user may export any file; remote callers stay inside the bundle directory.
-            ctx.actor.kind === 'local'
-            ? input.zip_path
-            : restrictedPath(ctx.app, input.zip_path);
-      const { document } = await exportOscal(ctx.app, zipPath, {
-        ...(input.key === undefined ? {} : { key: input.key }),
-        ...(input.public_key === undefined ? {} : { publicKeys: [input.public_key] }),
-      });
-      return document;
+      const exportFrom = async (zipPath: string) =>
+        (
+          await exportOscal(ctx.app, zipPath, {
+            ...(input.key === undefined ? {} : { key: input.key }),
+            ...(input.public_key === undefined ? {} : { publicKeys: [input.public_key] }),
+          })
+        ).document;
+      if (input.zip_path === undefined) return withRegisteredZip(ctx.app, input.bundle_id ?? '', exportFrom);
+      // The desktop user may export any file; remote callers stay inside the bundle directory.
+      return exportFrom(ctx.actor.kind === 'local' ? input.zip_path : restrictedPath(ctx.app, input.zip_path));
     },
   }),
 } as const;

@@ -124,8 +124,8 @@ const BundleRow = ({ bundle }: { bundle: BundleListItem }) => {
         >
           Reissue link
         </button>
-        <span className="bundle-path muted" title={bundle.zip_path}>
-          {bundle.zip_path}
+        <span className="bundle-path muted" title={bundle.stored_at ?? bundle.zip_path}>
+          {bundle.stored_at ?? bundle.zip_path}
         </span>
       </td>
     </tr>

@@ -50,8 +50,9 @@ const Result = ({ result, name }: { result: Verification; name: string }) => (
 
 /** Drop or pick a bundle ZIP and see each check pass or fail, offline. */
 export const VerifyScreen = () => {
-  const { verifyFile, verifying, verification, verifiedName, verifyError } = useBundles();
+  const { verifyFile, verifyUrl, verifying, verification, verifiedName, verifyError } = useBundles();
   const [over, setOver] = useState(false);
+  const [url, setUrl] = useState('');
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setOver(false);
@@ -81,6 +82,27 @@ export const VerifyScreen = () => {
         </label>
         {verifying ? <p role="status">Verifying {verifiedName}…</p> : null}
       </div>
+      <form
+        className="card verify-url"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (url.trim() !== '') void verifyUrl(url.trim());
+        }}
+      >
+        <label>
+          Or a bundle URL (s3://bucket/key, or a presigned https link)
+          <input
+            type="text"
+            inputMode="url"
+            value={url}
+            onChange={(event) => setUrl(event.target.value)}
+            placeholder="s3://bucket/path/bundle.zip"
+          />
+        </label>
+        <button type="submit" disabled={verifying || url.trim() === ''}>
+          Download and verify
+        </button>
+      </form>
       {verification && verifiedName ? <Result result={verification} name={verifiedName} /> : null}
     </Page>
   );

@@ -24,6 +24,8 @@ type BundlesState = {
   build(form: BuildForm): Promise<void>;
   reissue(bundleId: string): Promise<void>;
   verifyFile(file: File): Promise<void>;
+  /** Verifies a bundle the app downloads first: `s3://bucket/key` or a presigned http(s) URL. */
+  verifyUrl(url: string): Promise<void>;
 };
 
 const toBase64 = async (file: File): Promise<string> => {
@@ -45,6 +47,17 @@ const verifyUpload = async (file: File): Promise<Verification> => {
   const body = (await response.json()) as Verification | { detail: string };
   if (!response.ok || 'detail' in body) throw new Error('detail' in body ? body.detail : `Upload failed (${response.status})`);
   return body;
+};
+
+const verifyWith = async (set: (partial: Partial<BundlesState>) => void, name: string, run: () => Promise<Verification>) => {
+  set({ verifying: true, verification: null, verifyError: null, verifiedName: name });
+  try {
+    set({ verification: await run() });
+  } catch (error) {
+    set({ verifyError: messageOf(error) });
+  } finally {
+    set({ verifying: false });
+  }
 };
 
 /** Bundles and Verify screens: build with progress, the registry list, reissue, and verification of a ZIP. */
@@ -102,14 +115,7 @@ export const useBundles = create<BundlesState>((set, get) => ({
     }
   },
 
-  verifyFile: async (file) => {
-    set({ verifying: true, verification: null, verifyError: null, verifiedName: file.name });
-    try {
-      set({ verification: await verifyUpload(file) });
-    } catch (error) {
-      set({ verifyError: messageOf(error) });
-    } finally {
-      set({ verifying: false });
-    }
-  },
+  verifyFile: (file) => verifyWith(set, file.name, () => verifyUpload(file)),
+  // The shown name never carries a presigned URL's query: it is a credential.
+  verifyUrl: (url) => verifyWith(set, url.split('?')[0] ?? url, () => callOp('cec.verifyUrl', { url })),
 }));
