@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrations, postgresMigrations } from '../migrations.ts';
+import type { Database, Dialect } from '../store/database.ts';
+import { openDatabase } from '../store/db.ts';
+import { migratePostgres } from '../store/postgres-migrate.ts';
+import { connectPostgres, postgresDatabase } from '../store/postgres-database.ts';
+import { sqliteDatabase } from '../store/sqlite-database.ts';
+import { freshPostgresUrl, postgresUnavailable } from './postgres.ts';
+
+/** A fresh, fully migrated database on one back end. */
+export type TestDatabase = {
+  readonly database: Database;
+  /** Another connection (pool) to the same database, as a second `svc serve` instance would hold. */
+  connect(): Promise<Database>;
+  /** Closes every connection opened here and removes the SQLite file. */
+  close(): Promise<void>;
+};
+export type TestBackend = { readonly name: Dialect; open(): Promise<TestDatabase> };
+
+const sqlite: TestBackend = {
+  name: 'sqlite',
+  open: async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-test-sqlite-'));
+    const file = join(dir, 'svc.sqlite');
+    const first = openDatabase(file, migrations);
+    const opened = [first];
+    const connect = async (): Promise<Database> => {
+      const db = openDatabase(file, migrations);
+      opened.push(db);
+      return sqliteDatabase(db);
+    };
+    return {
+      database: sqliteDatabase(first),
+      connect,
+      close: async () => {
+        for (const db of opened) db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+const postgres: TestBackend = {
+  name: 'postgres',
+  open: async () => {
+    const url = await freshPostgresUrl();
+    const first = await connectPostgres(url, { source: 'test database', max: 4 });
+    const pools = [first];
+    await migratePostgres(first, postgresMigrations);
+    return {
+      database: postgresDatabase(first),
+      connect: async () => {
+        const pool = await connectPostgres(url, { source: 'test database', max: 4 });
+        pools.push(pool);
+        return postgresDatabase(pool);
+      },
+      close: async () => {
+        await Promise.all(pools.map((pool) => pool.end()));
+      },
+    };
+  },
+};
+
+/**
+ * The back ends a storage test runs on: `describe.each(testBackends)('... on $name', ...)` with a fresh database
+ * per test (`open()` in beforeEach, `close()` in afterEach). PostgreSQL is left out, with the printed reason of
+ * postgres.ts, only where no server can be started and CI did not demand one.
+ */
+export const testBackends: readonly TestBackend[] = postgresUnavailable === undefined ? [sqlite, postgres] : [sqlite];
