@@ -12,7 +12,19 @@ import type { Db } from './db.ts';
  * timer, I/O callback or HTTP request (whose synchronous code would write into the open transaction) runs
  * before it ends. A transaction still open when the event loop turns is rolled back with an error that says so.
  */
+const wrappers = new WeakMap<Db, Database>();
+
+/** The one Database of a connection: every caller must share its transaction gate, so it is made once per connection. */
 export const sqliteDatabase = (db: Db): Database => {
+  let wrapper = wrappers.get(db);
+  if (wrapper === undefined) {
+    wrapper = wrap(db);
+    wrappers.set(db, wrapper);
+  }
+  return wrapper;
+};
+
+const wrap = (db: Db): Database => {
   const statements = new Map<string, Statement>();
   const prepare = (sql: string): Statement => {
     let statement = statements.get(sql);

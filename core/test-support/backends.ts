@@ -12,7 +12,7 @@ import { freshPostgresUrl, postgresUnavailable } from './postgres.ts';
 /** A fresh, fully migrated database on one back end. */
 export type TestDatabase = {
   readonly database: Database;
-  /** Another connection (pool) to the same database, as a second `svc serve` instance would hold. */
+  /** Another pool on the same PostgreSQL database, as a second `svc serve` instance holds; SQLite: the same connection. */
   connect(): Promise<Database>;
   /** Closes every connection opened here and removes the SQLite file. */
   close(): Promise<void>;
@@ -24,18 +24,13 @@ const sqlite: TestBackend = {
   open: async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-test-sqlite-'));
     const file = join(dir, 'svc.sqlite');
-    const first = openDatabase(file, migrations);
-    const opened = [first];
-    const connect = async (): Promise<Database> => {
-      const db = openDatabase(file, migrations);
-      opened.push(db);
-      return sqliteDatabase(db);
-    };
+    const db = openDatabase(file, migrations);
     return {
-      database: sqliteDatabase(first),
-      connect,
+      database: sqliteDatabase(db),
+      // One process owns a SQLite file (several instances need PostgreSQL): a second "instance" shares the connection.
+      connect: async () => sqliteDatabase(db),
       close: async () => {
-        for (const db of opened) db.close();
+        db.close();
         rmSync(dir, { recursive: true, force: true });
       },
     };
