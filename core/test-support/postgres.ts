@@ -6,10 +6,10 @@ import type pg from 'pg';
 
 /**
  * Why the PostgreSQL half of the suite cannot run here, or undefined when it can. CI sets
- * SVC_TEST_REQUIRE_POSTGRES=1 (.ci/run), which turns a missing server into a failure instead of a skip.
+ * TEST_REQUIRE_POSTGRES=1 (.ci/run), which turns a missing server into a failure instead of a skip.
  */
 export const postgresUnavailable: string | undefined =
-  postgresBinDir() === undefined && process.env['SVC_TEST_REQUIRE_POSTGRES'] !== '1'
+  postgresBinDir() === undefined && process.env['TEST_REQUIRE_POSTGRES'] !== '1'
     ? 'PostgreSQL tests skipped: no initdb/postgres on PATH or in /usr/lib/postgresql/*/bin (apt-get install postgresql; .ci/run does)'
     : undefined;
 if (postgresUnavailable !== undefined) console.warn(postgresUnavailable);
