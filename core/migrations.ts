@@ -8,6 +8,8 @@ import { cecMigrations } from './cec/migrations.ts';
 import { cecPostgresMigrations } from './cec/postgres-migrations.ts';
 import { apiKeyMigrations } from './identity/api-keys/migrations.ts';
 import { apiKeyPostgresMigrations } from './identity/api-keys/postgres-migrations.ts';
+import { loginLinkMigrations } from './identity/login-links/migrations.ts';
+import { loginLinkPostgresMigrations } from './identity/login-links/postgres-migrations.ts';
 import { samlOidcMigrations } from './identity/saml/migrations.ts';
 import { samlOidcPostgresMigrations } from './identity/saml/postgres-migrations.ts';
 import { scimMigrations } from './identity/scim/migrations.ts';
@@ -51,6 +53,7 @@ export const migrationOrder: readonly string[] = [
   'sessions/002-login-browser-binding',
   'audit/002-clear-persistent-staging',
   'audit/003-anchors',
+  'login-links/001-one-time-links',
 ];
 
 const defined: readonly Migration[] = [
@@ -66,6 +69,7 @@ const defined: readonly Migration[] = [
   ...clauseMigrations,
   ...postureMigrations,
   ...sessionMigrations,
+  ...loginLinkMigrations,
 ];
 
 const definedPostgres: readonly PostgresMigration[] = [
@@ -81,6 +85,7 @@ const definedPostgres: readonly PostgresMigration[] = [
   ...clausePostgresMigrations,
   ...posturePostgresMigrations,
   ...sessionPostgresMigrations,
+  ...loginLinkPostgresMigrations,
 ];
 
 /** Each id of `order` resolved to its migration; throws when an id is missing, repeated or not ordered. */
