@@ -50,7 +50,11 @@ describe.each(testBackends)('Database on $name', (backend) => {
   it('binds ? placeholders (not inside literals), returns rows parsed by the schema, and counts changed rows', async () => {
     const db = t.database;
     expect(await db.run('INSERT INTO settings (key, value) VALUES (?, ?), (?, ?)', ['a', '1', 'b?', "it's ?"])).toBe(2);
-    const rows = await db.all(z.object({ key: z.string(), value: z.string(), mark: z.string() }), "SELECT key, value, '?' AS mark FROM settings WHERE key <> ? ORDER BY key", ['zzz']);
+    const rows = await db.all(
+      z.object({ key: z.string(), value: z.string(), mark: z.string() }),
+      "SELECT key, value, '?' AS mark FROM settings WHERE key <> ? ORDER BY key",
+      ['zzz'],
+    );
     expect(rows).toEqual([
       { key: 'a', value: '1', mark: '?' },
       { key: 'b?', value: "it's ?", mark: '?' },
@@ -60,7 +64,9 @@ describe.each(testBackends)('Database on $name', (backend) => {
     expect(await db.one(z.object({ n: z.number() }), 'SELECT 1 AS n FROM settings WHERE key = ?', ['missing'])).toBeUndefined();
     expect(await db.run('UPDATE settings SET value = ? WHERE key = ?', ['2', 'a'])).toBe(1);
     // RETURNING is the same on both.
-    expect(await db.all(z.object({ key: z.string() }), 'DELETE FROM settings WHERE value = ? RETURNING key', ['2'])).toEqual([{ key: 'a' }]);
+    expect(await db.all(z.object({ key: z.string() }), 'DELETE FROM settings WHERE value = ? RETURNING key', ['2'])).toEqual([
+      { key: 'a' },
+    ]);
   });
 
   it('a row that does not match its schema is an error, not a cast', async () => {
@@ -87,10 +93,14 @@ describe.each(testBackends)('Database on $name', (backend) => {
     const writers = [t.database, await t.connect()];
     const results = await appendConcurrently(writers, 100, true);
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
-    const rows = await t.database.all(record, 'SELECT seq, record_id, prev_hash, hash FROM audit_records WHERE project_id = ? ORDER BY seq', ['p1']);
+    const rows = await t.database.all(
+      record,
+      'SELECT seq, record_id, prev_hash, hash FROM audit_records WHERE project_id = ? ORDER BY seq',
+      ['p1'],
+    );
     expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     expect(new Set(rows.map((r) => r.record_id)).size).toBe(200);
-    rows.forEach((row, i) => expect(row.prev_hash).toBe(i === 0 ? genesis : rows[i - 1]?.hash));
+    expect(rows.map((row) => row.prev_hash)).toEqual([genesis, ...rows.slice(0, -1).map((row) => row.hash)]);
     const acknowledged = results.map((r) => (r.status === 'fulfilled' ? r.value : 0)).sort((a, b) => a - b);
     expect(acknowledged).toEqual(rows.map((r) => r.seq));
   });
@@ -109,42 +119,45 @@ describe.each(testBackends.filter((b) => b.name === 'postgres'))('Database on $n
   });
 });
 
-describe.each(testBackends.filter((b) => b.name === 'sqlite'))('Database on $name, sharing the connection with synchronous code', (backend) => {
-  let t: TestDatabase;
-  beforeEach(async () => {
-    t = await backend.open();
-  });
-  afterEach(async () => {
-    await t.close();
-  });
-
-  it('a call outside a transaction waits until the open one ends, so it never lands inside it', async () => {
-    const db = t.database;
-    const order: string[] = [];
-    const tx = db.transaction(async (q) => {
-      await q.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['in-tx', '1']);
-      order.push('tx wrote');
-      await q.run('UPDATE settings SET value = ? WHERE key = ?', ['2', 'in-tx']);
-      throw new Error('rolled back');
+describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
+  'Database on $name, sharing the connection with synchronous code',
+  (backend) => {
+    let t: TestDatabase;
+    beforeEach(async () => {
+      t = await backend.open();
     });
-    const outside = db.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['outside', '1']).then(() => order.push('outside wrote'));
-    await expect(tx).rejects.toThrow('rolled back');
-    await outside;
-    expect(order).toEqual(['tx wrote', 'outside wrote']);
-    // The rollback took only the transaction's row: the outside write was not part of it.
-    expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings')).toEqual([{ key: 'outside' }]);
-  });
+    afterEach(async () => {
+      await t.close();
+    });
 
-  it('a transaction that awaits other work (a timer) is rolled back with a message saying why', async () => {
-    const db = t.database;
-    await expect(
-      db.transaction(async (q) => {
-        await q.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['slow', '1']);
-        await sleep(5);
-      }),
-    ).rejects.toThrow(/awaited work other than database calls/);
-    expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings')).toEqual([]);
-    // The connection is usable afterwards.
-    await db.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['after', '1']);
-  });
-});
+    it('a call outside a transaction waits until the open one ends, so it never lands inside it', async () => {
+      const db = t.database;
+      const order: string[] = [];
+      const tx = db.transaction(async (q) => {
+        await q.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['in-tx', '1']);
+        order.push('tx wrote');
+        await q.run('UPDATE settings SET value = ? WHERE key = ?', ['2', 'in-tx']);
+        throw new Error('rolled back');
+      });
+      const outside = db.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['outside', '1']).then(() => order.push('outside wrote'));
+      await expect(tx).rejects.toThrow('rolled back');
+      await outside;
+      expect(order).toEqual(['tx wrote', 'outside wrote']);
+      // The rollback took only the transaction's row: the outside write was not part of it.
+      expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings')).toEqual([{ key: 'outside' }]);
+    });
+
+    it('a transaction that awaits other work (a timer) is rolled back with a message saying why', async () => {
+      const db = t.database;
+      await expect(
+        db.transaction(async (q) => {
+          await q.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['slow', '1']);
+          await sleep(5);
+        }),
+      ).rejects.toThrow(/awaited work other than database calls/);
+      expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings')).toEqual([]);
+      // The connection is usable afterwards.
+      await db.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['after', '1']);
+    });
+  },
+);

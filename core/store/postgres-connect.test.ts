@@ -58,14 +58,18 @@ describe('SVC_DATABASE_URL', () => {
   it('an unreachable server is one line naming the setting and the URL without its password', async () => {
     const port = await closedPort();
     const attempt = connectPostgres(`postgres://svc:${secret}@127.0.0.1:${port}/svc`, { source, connectTimeoutMs: 5000 });
-    await expect(attempt).rejects.toThrow(`SVC_DATABASE_URL: cannot connect to postgres://svc:***@127.0.0.1:${port}/svc: connection refused`);
+    await expect(attempt).rejects.toThrow(
+      `SVC_DATABASE_URL: cannot connect to postgres://svc:***@127.0.0.1:${port}/svc: connection refused`,
+    );
   });
 
   it.skipIf(postgresUnavailable !== undefined)('wrong credentials and a missing database are refused the same way', async () => {
     const wrong = await wrongPasswordUrl();
     const password = new URL(wrong).password;
     const error = await connectPostgres(wrong, { source }).catch((e: unknown) => e as Error);
-    expect((error as Error).message).toMatch(/^SVC_DATABASE_URL: cannot connect to postgres:\/\/svc_test:\*\*\*@127\.0\.0\.1:\d+\/postgres: authentication failed/);
+    expect((error as Error).message).toMatch(
+      /^SVC_DATABASE_URL: cannot connect to postgres:\/\/svc_test:\*\*\*@127\.0\.0\.1:\d+\/postgres: authentication failed/,
+    );
     expect((error as Error).message).not.toContain(password);
     const missing = new URL(await freshPostgresUrl());
     missing.pathname = '/no_such_database';
@@ -75,10 +79,15 @@ describe('SVC_DATABASE_URL', () => {
   it('svc serve refuses to start with it, in one line without a stack trace or the password, while domains remain to move', async () => {
     const port = await closedPort();
     // Two real processes (tsx compiles the core on start: slow on a loaded machine, hence the long timeout).
-    const [refused, malformed] = await Promise.all([serve(`postgres://svc:${secret}@127.0.0.1:${port}/svc`), serve(`mysql://svc:${secret}@db/svc`)]);
+    const [refused, malformed] = await Promise.all([
+      serve(`postgres://svc:${secret}@127.0.0.1:${port}/svc`),
+      serve(`mysql://svc:${secret}@db/svc`),
+    ]);
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
-    expect(refused.stderr).toMatch(/^svc serve: SVC_DATABASE_URL: PostgreSQL support is being built; not yet moved: settings, evidence chain/);
+    expect(refused.stderr).toMatch(
+      /^svc serve: SVC_DATABASE_URL: PostgreSQL support is being built; not yet moved: settings, evidence chain/,
+    );
     expect(malformed.code).toBe(2);
     expect(malformed.stderr.trim()).toBe('svc serve: SVC_DATABASE_URL: expected a postgres:// or postgresql:// URL with a host');
     for (const run of [refused, malformed]) {

@@ -25,7 +25,9 @@ const isUnavailable = (error: unknown): boolean => {
   return (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'))) || /Connection terminated/.test(String(error));
 };
 const translateError = (error: unknown): unknown =>
-  isUnavailable(error) ? new AppError('UNAVAILABLE', 'The database is unavailable; nothing was changed by this request', { cause: error }) : error;
+  isUnavailable(error)
+    ? new AppError('UNAVAILABLE', 'The database is unavailable; nothing was changed by this request', { cause: error })
+    : error;
 
 type Client = pg.Pool | pg.PoolClient;
 const queryable = (client: Client): Queryable => {
@@ -112,7 +114,7 @@ const reasonOf = (error: unknown, password: string): string => {
           ? 'authentication failed (user or password)'
           : code === '3D000'
             ? 'database does not exist'
-            : message.split('\n')[0] ?? 'unknown error';
+            : (message.split('\n')[0] ?? 'unknown error');
   return password === '' ? reason : reason.replaceAll(password, '***');
 };
 

@@ -35,7 +35,9 @@ export const migratePostgres = async (pool: pg.Pool, migrations: readonly Postgr
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        throw new Error(`PostgreSQL migration ${migration.id} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        throw new Error(`PostgreSQL migration ${migration.id} failed: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        });
       }
       appliedNow.push(migration.id);
     }

@@ -35,7 +35,9 @@ const postgresShape = async (pool: pg.Pool): Promise<{ tables: Shape; indexes: s
     FROM information_schema.columns c WHERE c.table_schema = 'public'`);
   const tables: Shape = {};
   for (const c of columns.rows) {
-    (tables[c.table_name] ??= []).push(`${c.column_name} ${postgresFamily(c.data_type)} ${c.is_nullable === 'NO' ? 'not null' : 'null'} pk${c.pk}`);
+    const list = tables[c.table_name] ?? [];
+    list.push(`${c.column_name} ${postgresFamily(c.data_type)} ${c.is_nullable === 'NO' ? 'not null' : 'null'} pk${c.pk}`);
+    tables[c.table_name] = list;
   }
   for (const list of Object.values(tables)) list.sort();
   // Indexes we created by name; those behind PRIMARY KEY and UNIQUE constraints stand for SQLite's autoindexes.
@@ -91,8 +93,10 @@ describe.skipIf(postgresUnavailable !== undefined)('PostgreSQL schema', () => {
 
   it('a migration that fails rolls back whole, names its id, and releases the lock for the next start', async () => {
     const fresh = await freshPostgresUrl();
-    const broken = [...postgresMigrations.slice(0, 2), { id: 'test/999-broken', up: 'CREATE TABLE half_done (x TEXT); SELECT no_such_function()' }];
-    const first = await pool();
+    const broken = [
+      ...postgresMigrations.slice(0, 2),
+      { id: 'test/999-broken', up: 'CREATE TABLE half_done (x TEXT); SELECT no_such_function()' },
+    ];
     const database = await connectPostgres(fresh, { source: 'test database', max: 2 });
     pools.push(database);
     await expect(migratePostgres(database, broken)).rejects.toThrow(/test\/999-broken failed: .*no_such_function/);
@@ -100,6 +104,5 @@ describe.skipIf(postgresUnavailable !== undefined)('PostgreSQL schema', () => {
     expect(half.rows[0]).toEqual({ t: null });
     // Not stuck behind the failed run's lock: a fixed list applies.
     expect(await migratePostgres(database, postgresMigrations)).toEqual(migrationOrder.slice(2));
-    expect(first).toBeDefined();
   });
 });

@@ -15,7 +15,7 @@ declare module 'vitest' {
  * Vitest global setup: a directory for the run's PostgreSQL server, which the first test file that needs it
  * starts (a run without PostgreSQL tests pays nothing), and its shutdown when the run ends.
  */
-export default (project: TestProject): (() => Promise<void>) => {
+export const setup = (project: TestProject): (() => Promise<void>) => {
   const root = mkdtempSync(join(tmpdir(), 'svc-test-postgres-'));
   project.provide('svcPostgresRoot', root);
   return async () => {

@@ -83,12 +83,30 @@ const start = async (root: string, bin: string): Promise<{ url: string; pid: num
   const env = { ...process.env, HOME: dir, LC_ALL: 'C' };
   await promisify(execFile)(
     join(bin, 'initdb'),
-    ['-D', join(dir, 'data'), '-U', 'svc_test', `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-sync', '--no-instructions'],
+    [
+      '-D',
+      join(dir, 'data'),
+      '-U',
+      'svc_test',
+      `--pwfile=${pwfile}`,
+      '--auth=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--no-sync',
+      '--no-instructions',
+    ],
     { ...as, env },
   );
   const port = await freePort();
   const log = openSync(join(root, 'postgres.log'), 'a');
-  const settings = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'];
+  const settings = [
+    'listen_addresses=127.0.0.1',
+    'unix_socket_directories=',
+    'fsync=off',
+    'synchronous_commit=off',
+    'full_page_writes=off',
+    'max_connections=300',
+  ];
   const child = spawn(join(bin, 'postgres'), ['-D', join(dir, 'data'), '-p', String(port), ...settings.flatMap((s) => ['-c', s])], {
     ...as,
     env,

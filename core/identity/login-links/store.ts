@@ -19,7 +19,10 @@ export const issueLoginLink = async (db: Database, now: Date, ttlMs = loginLinkT
   const token = randomBytes(32).toString('base64url');
   await db.transaction(async (tx) => {
     await tx.run('DELETE FROM login_links WHERE expires_at <= ?', [now.toISOString()]);
-    await tx.run('INSERT INTO login_links (digest, expires_at) VALUES (?, ?)', [digestOf(token), new Date(now.getTime() + ttlMs).toISOString()]);
+    await tx.run('INSERT INTO login_links (digest, expires_at) VALUES (?, ?)', [
+      digestOf(token),
+      new Date(now.getTime() + ttlMs).toISOString(),
+    ]);
   });
   return token;
 };
