@@ -1,9 +1,9 @@
 import type pg from 'pg';
 
 /**
- * A schema change in PostgreSQL's dialect, beside the SQLite one of the same id (each domain's
- * `postgres-migrations.ts`); core/migrations.ts orders both lists with the one `migrationOrder`. DDL text only
- * so far: PostgreSQL databases start from this release, so no backfill ran on one yet.
+ * A schema change in PostgreSQL's dialect, with the id of its SQLite migration: translated from it
+ * (postgres-ddl.ts) or spelled by its domain. DDL text only so far: PostgreSQL databases start from this
+ * release, so no data needed moving on one yet.
  */
 export type PostgresMigration = {
   readonly id: string;

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { migrationOrder, migrations, postgresMigrations } from '../migrations.ts';
 import { freshPostgresUrl, postgresUnavailable } from '../test-support/postgres.ts';
 import { type Db, openDatabase } from './db.ts';
+import { postgresMigrationsOf, toPostgresDdl } from './postgres-ddl.ts';
 import { migratePostgres } from './postgres-migrate.ts';
 import { connectPostgres } from './postgres-database.ts';
 
@@ -48,6 +49,22 @@ const postgresShape = async (pool: pg.Pool): Promise<{ tables: Shape; indexes: s
   return { tables, indexes: indexes.rows.map((r) => r.name).sort() };
 };
 
+describe('PostgreSQL spelling of the SQLite migrations', () => {
+  it('translates types and SQLite-only clauses, and nothing inside names', () => {
+    expect(toPostgresDdl('CREATE TABLE t (seq INTEGER NOT NULL, num REAL, integer_ish TEXT, PRIMARY KEY (seq)) WITHOUT ROWID')).toBe(
+      'CREATE TABLE t (seq BIGINT NOT NULL, num DOUBLE PRECISION, integer_ish TEXT, PRIMARY KEY (seq))',
+    );
+    expect(toPostgresDdl('DELETE FROM main.audit_staging WHERE domain.x = 1')).toBe('DELETE FROM audit_staging WHERE domain.x = 1');
+  });
+
+  it('a migration that moves data needs its own spelling; a spelling without a migration is refused', () => {
+    const moves = { id: 'a/001', up: (db: Db) => void db.prepare('SELECT 1').get() };
+    expect(() => postgresMigrationsOf([moves], [])).toThrow(/a\/001 moves data: give its PostgreSQL spelling/);
+    expect(postgresMigrationsOf([moves], [{ id: 'a/001', up: 'SELECT 1' }])).toEqual([{ id: 'a/001', up: 'SELECT 1' }]);
+    expect(() => postgresMigrationsOf([], [{ id: 'b/001', up: 'SELECT 1' }])).toThrow(/b\/001, which no migration has/);
+  });
+});
+
 describe.skipIf(postgresUnavailable !== undefined)('PostgreSQL schema', () => {
   let url: string;
   let pools: pg.Pool[] = [];
@@ -65,12 +82,12 @@ describe.skipIf(postgresUnavailable !== undefined)('PostgreSQL schema', () => {
   });
 
   it('has every table, column (type family, nullability, key) and index of the SQLite schema, from the same migration ids', async () => {
-    expect(postgresMigrations.map((m) => m.id)).toEqual(migrationOrder);
+    expect(postgresMigrations().map((m) => m.id)).toEqual(migrationOrder);
     const sqlite = openDatabase(':memory:', migrations);
     const expected = sqliteShape(sqlite);
     sqlite.close();
     const first = await pool();
-    await migratePostgres(first, postgresMigrations);
+    await migratePostgres(first, postgresMigrations());
     const actual = await postgresShape(first);
     expect(Object.keys(expected.tables).length).toBeGreaterThan(15);
     expect(actual.tables).toEqual(expected.tables);
@@ -81,20 +98,20 @@ describe.skipIf(postgresUnavailable !== undefined)('PostgreSQL schema', () => {
     const fresh = await freshPostgresUrl();
     const instances = await Promise.all(Array.from({ length: 4 }, () => connectPostgres(fresh, { source: 'test database', max: 2 })));
     pools.push(...instances);
-    const applied = await Promise.all(instances.map((instance) => migratePostgres(instance, postgresMigrations)));
+    const applied = await Promise.all(instances.map((instance) => migratePostgres(instance, postgresMigrations())));
     // One instance did the work, the others found it done; none failed on "relation already exists".
     expect(applied.flat().sort()).toEqual([...migrationOrder].sort());
     expect(applied.filter((ids) => ids.length > 0)).toHaveLength(1);
     const rows = await (instances[0] as pg.Pool).query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY applied_at, id');
     expect(rows.rows.map((r) => r.id).sort()).toEqual([...migrationOrder].sort());
     // Starting again later applies nothing.
-    expect(await migratePostgres(instances[1] as pg.Pool, postgresMigrations)).toEqual([]);
+    expect(await migratePostgres(instances[1] as pg.Pool, postgresMigrations())).toEqual([]);
   });
 
   it('a migration that fails rolls back whole, names its id, and releases the lock for the next start', async () => {
     const fresh = await freshPostgresUrl();
     const broken = [
-      ...postgresMigrations.slice(0, 2),
+      ...postgresMigrations().slice(0, 2),
       { id: 'test/999-broken', up: 'CREATE TABLE half_done (x TEXT); SELECT no_such_function()' },
     ];
     const database = await connectPostgres(fresh, { source: 'test database', max: 2 });
@@ -103,6 +120,6 @@ describe.skipIf(postgresUnavailable !== undefined)('PostgreSQL schema', () => {
     const half = await database.query("SELECT to_regclass('public.half_done') AS t");
     expect(half.rows[0]).toEqual({ t: null });
     // Not stuck behind the failed run's lock: a fixed list applies.
-    expect(await migratePostgres(database, postgresMigrations)).toEqual(migrationOrder.slice(2));
+    expect(await migratePostgres(database, postgresMigrations())).toEqual(migrationOrder.slice(2));
   });
 });

@@ -43,7 +43,7 @@ const postgres: TestBackend = {
     const url = await freshPostgresUrl();
     const first = await connectPostgres(url, { source: 'test database', max: 4 });
     const pools = [first];
-    await migratePostgres(first, postgresMigrations);
+    await migratePostgres(first, postgresMigrations());
     return {
       database: postgresDatabase(first),
       connect: async () => {

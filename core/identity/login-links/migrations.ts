@@ -4,15 +4,13 @@ import type { Migration } from '../../store/db.ts';
 export const loginLinkMigrations: readonly Migration[] = [
   {
     id: 'login-links/001-one-time-links',
-    up: (db) => db.exec(loginLinksTable),
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE login_links (
+          digest TEXT PRIMARY KEY,
+          expires_at TEXT NOT NULL
+        );
+        CREATE INDEX login_links_expires ON login_links (expires_at);
+      `),
   },
 ];
-
-/** The same text on both back ends (postgres-migrations.ts reuses it). */
-export const loginLinksTable = `
-  CREATE TABLE login_links (
-    digest TEXT PRIMARY KEY,
-    expires_at TEXT NOT NULL
-  );
-  CREATE INDEX login_links_expires ON login_links (expires_at);
-`;
