@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { testBackends, type TestDatabase } from '../test-support/backends.ts';
+import { databasePerTest, testBackends } from '../test-support/backends.ts';
 import type { Database, Queryable } from './database.ts';
 
 const head = z.object({ head_seq: z.number().int(), head_hash: z.string() });
@@ -39,16 +39,10 @@ const appendConcurrently = async (writers: readonly Database[], count: number, l
   Promise.allSettled(writers.flatMap((db, w) => Array.from({ length: count }, (_, i) => append(db, 'p1', `w${w}-${i}`, lock))));
 
 describe.each(testBackends)('Database on $name', (backend) => {
-  let t: TestDatabase;
-  beforeEach(async () => {
-    t = await backend.open();
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const t = databasePerTest(backend);
 
   it('binds ? placeholders (not inside literals), returns rows parsed by the schema, and counts changed rows', async () => {
-    const db = t.database;
+    const db = t().database;
     expect(await db.run('INSERT INTO settings (key, value) VALUES (?, ?), (?, ?)', ['a', '1', 'b?', "it's ?"])).toBe(2);
     const rows = await db.all(
       z.object({ key: z.string(), value: z.string(), mark: z.string() }),
@@ -70,12 +64,12 @@ describe.each(testBackends)('Database on $name', (backend) => {
   });
 
   it('a row that does not match its schema is an error, not a cast', async () => {
-    await t.database.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['k', 'v']);
-    await expect(t.database.one(z.object({ value: z.number() }), 'SELECT value FROM settings')).rejects.toThrow(/expected number/i);
+    await t().database.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['k', 'v']);
+    await expect(t().database.one(z.object({ value: z.number() }), 'SELECT value FROM settings')).rejects.toThrow(/expected number/i);
   });
 
   it('a transaction commits what it wrote when it resolves and nothing when it rejects', async () => {
-    const db = t.database;
+    const db = t().database;
     await db.transaction(async (tx) => {
       await tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['kept', '1']);
     });
@@ -90,10 +84,10 @@ describe.each(testBackends)('Database on $name', (backend) => {
   });
 
   it('serialized appends from two instances (each with several in flight) leave one chain: no gap, no duplicate, no fork', async () => {
-    const writers = [t.database, await t.connect()];
+    const writers = [t().database, await t().connect()];
     const results = await appendConcurrently(writers, 100, true);
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
-    const rows = await t.database.all(
+    const rows = await t().database.all(
       record,
       'SELECT seq, record_id, prev_hash, hash FROM audit_records WHERE project_id = ? ORDER BY seq',
       ['p1'],
@@ -108,13 +102,13 @@ describe.each(testBackends)('Database on $name', (backend) => {
 
 describe.each(testBackends.filter((b) => b.name === 'postgres'))('Database on $name without serialisation', (backend) => {
   it('the same appends in plain transactions collide (the check above can fail)', async () => {
-    const t = await backend.open();
+    const opened = await backend.open();
     try {
-      const results = await appendConcurrently([t.database, await t.connect()], 100, false);
+      const results = await appendConcurrently([opened.database, await opened.connect()], 100, false);
       // Two transactions read the same head and both write seq n+1: the primary key refuses one of them.
       expect(results.filter((r) => r.status === 'rejected').length).toBeGreaterThan(0);
     } finally {
-      await t.close();
+      await opened.close();
     }
   });
 });
@@ -122,16 +116,10 @@ describe.each(testBackends.filter((b) => b.name === 'postgres'))('Database on $n
 describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
   'Database on $name, sharing the connection with synchronous code',
   (backend) => {
-    let t: TestDatabase;
-    beforeEach(async () => {
-      t = await backend.open();
-    });
-    afterEach(async () => {
-      await t.close();
-    });
+    const t = databasePerTest(backend);
 
     it('a call outside a transaction waits until the open one ends, so it never lands inside it', async () => {
-      const db = t.database;
+      const db = t().database;
       const order: string[] = [];
       const tx = db.transaction(async (q) => {
         await q.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['in-tx', '1']);
@@ -148,7 +136,7 @@ describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
     });
 
     it('a transaction that awaits other work (a timer) is rolled back with a message saying why', async () => {
-      const db = t.database;
+      const db = t().database;
       await expect(
         db.transaction(async (q) => {
           await q.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['slow', '1']);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { migrations, postgresMigrations } from '../migrations.ts';
 import type { Database, Dialect } from '../store/database.ts';
 import { openDatabase } from '../store/db.ts';
@@ -59,8 +60,24 @@ const postgres: TestBackend = {
 };
 
 /**
- * The back ends a storage test runs on: `describe.each(testBackends)('... on $name', ...)` with a fresh database
- * per test (`open()` in beforeEach, `close()` in afterEach). PostgreSQL is left out, with the printed reason of
+ * The back ends a storage test runs on: `describe.each(testBackends)('... on $name', (backend) => { const t =
+ * databasePerTest(backend); ... t().database ... })`. PostgreSQL is left out, with the printed reason of
  * postgres.ts, only where no server can be started and CI did not demand one.
  */
 export const testBackends: readonly TestBackend[] = postgresUnavailable === undefined ? [sqlite, postgres] : [sqlite];
+
+/** A fresh database on `backend` for each test of the enclosing describe; the returned function gives the current one. */
+export const databasePerTest = (backend: TestBackend): (() => TestDatabase) => {
+  let current: TestDatabase | undefined;
+  beforeEach(async () => {
+    current = await backend.open();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return () => {
+    if (current === undefined) throw new Error('databasePerTest: only inside a test');
+    return current;
+  };
+};
