@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The run's PostgreSQL server, started by the first test that needs it (core/test-support/postgres.ts).
+    globalSetup: ['core/test-support/postgres-global-setup.ts'],
   },
 });

@@ -6,6 +6,7 @@ import type { Logger } from './log.ts';
 import { silentLogger } from './log.ts';
 import { migrations } from './migrations.ts';
 import { type Db, openDatabase } from './store/db.ts';
+import { refuseUnfinishedPostgres } from './store/postgres-readiness.ts';
 import { securePrivateTree } from './store/private-files.ts';
 import { databaseFile } from './store/snapshot.ts';
 
@@ -69,9 +70,10 @@ export type CreateAppOptions = {
 };
 
 export const createApp = (options: CreateAppOptions): App => {
+  const env = options.env ?? process.env;
+  refuseUnfinishedPostgres(envSetting(env, 'databaseUrl'));
   const memory = options.dataDir === ':memory:';
   if (!memory) securePrivateTree(options.dataDir, options.log ?? silentLogger());
-  const env = options.env ?? process.env;
   // The SQLite build is the process's (the desktop app's Electron ABI), whatever env a caller passes.
   const db = openDatabase(memory ? ':memory:' : databaseFile(options.dataDir), migrations, envSetting(process.env, 'sqliteNativeBinding'));
   const secrets = options.secrets ?? (memory ? memorySecretStore() : fileSecretStore(options.dataDir));

@@ -3,19 +3,25 @@ import { cecMigrations } from './cec/migrations.ts';
 import { clauseMigrations } from './cec/clauses/migrations.ts';
 import { dpaMigrations } from './cec/dpa/migrations.ts';
 import { apiKeyMigrations } from './identity/api-keys/migrations.ts';
+import { loginLinkMigrations } from './identity/login-links/migrations.ts';
 import { samlOidcMigrations } from './identity/saml/migrations.ts';
 import { scimMigrations } from './identity/scim/migrations.ts';
+import { scimPostgresMigrations } from './identity/scim/postgres-migrations.ts';
 import { sessionMigrations } from './identity/sessions/migrations.ts';
 import { ssoMigrations } from './identity/sso/migrations.ts';
 import { piiMigrations } from './pii/migrations.ts';
 import { postureMigrations } from './posture/migrations.ts';
 import type { Migration } from './store/db.ts';
 import { foundationMigrations } from './store/foundation-migrations.ts';
+import type { PostgresMigration } from './store/postgres-migrate.ts';
+import { postgresMigrationsOf } from './store/postgres-ddl.ts';
 
 /**
  * THE order in which every schema change applies, for a fresh database and an upgraded one alike (beside the
  * operations table, at the composition root). Domains define their migrations in their own `migrations.ts`;
- * this list decides when each runs. To add one: define it in your domain's file, then APPEND its id here
+ * this list decides when each runs, on SQLite and on PostgreSQL (store/postgres-ddl.ts translates the DDL; a
+ * migration that moves data also needs its PostgreSQL spelling). To add one: define it in your domain's file,
+ * then APPEND its id here
  * (never insert or reorder: databases in the field applied the ones above in this order;
  * core/migrations.test.ts pins it).
  */
@@ -39,6 +45,7 @@ export const migrationOrder: readonly string[] = [
   'audit/002-clear-persistent-staging',
   'audit/003-anchors',
   'cec/003-object-storage',
+  'login-links/001-one-time-links',
 ];
 
 const defined: readonly Migration[] = [
@@ -54,6 +61,7 @@ const defined: readonly Migration[] = [
   ...clauseMigrations,
   ...postureMigrations,
   ...sessionMigrations,
+  ...loginLinkMigrations,
 ];
 
 /** Each id of `order` resolved to its migration; throws when an id is missing, repeated or not ordered. */
@@ -74,3 +82,12 @@ export const orderMigrations = (order: readonly string[], all: readonly Migratio
 };
 
 export const migrations: readonly Migration[] = orderMigrations(migrationOrder, defined);
+
+/** The migrations that need their own PostgreSQL spelling (they move data); all others are translated. */
+const spelledForPostgres: readonly PostgresMigration[] = [...scimPostgresMigrations];
+let postgres: readonly PostgresMigration[] | undefined;
+/** The same list, same order, for PostgreSQL (store/postgres-ddl.ts); worked out on first use. */
+export const postgresMigrations = (): readonly PostgresMigration[] => {
+  postgres ??= postgresMigrationsOf(migrations, spelledForPostgres);
+  return postgres;
+};

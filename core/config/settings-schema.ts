@@ -208,6 +208,13 @@ export const secretsEnv: Readonly<Record<SecretName, string>> = {
   samlSpDecryptionKey: 'SVC_SAML_SP_DECRYPTION_KEY',
 };
 
+/** A node-postgres connection URL: postgres:// or postgresql://, with a host (or a `?host=` socket directory). */
+const isPostgresUrl = (text: string): boolean => {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && (url.hostname !== '' || url.searchParams.has('host'));
+};
+
 /**
  * Settings read from the environment only, at start-up: needed before the database opens (data dir, SQLite
  * build, log level) or chosen by whoever deploys (bind address, fonts, limits). Read them with `envSetting`
@@ -249,6 +256,12 @@ export const envOnlySettings = {
     schema: z.string(),
     default: '',
     doc: 'path of a better-sqlite3 build for another ABI (`npm start` sets it to the Electron build; empty: the one in node_modules)',
+  },
+  databaseUrl: {
+    env: 'SVC_DATABASE_URL',
+    schema: z.string().refine(isPostgresUrl, 'expected a postgres:// or postgresql:// URL with a host'),
+    default: '',
+    doc: 'PostgreSQL for a team server, several `svc serve` instances on one database (`postgres://user:password@host:5432/db`); empty: the SQLite file in the data dir. The password is never logged',
   },
   dpaFontDir: {
     env: 'SVC_DPA_FONT_DIR',

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { databasePerTest, testBackends } from '../test-support/backends.ts';
+import type { Database, Queryable } from './database.ts';
+
+const head = z.object({ head_seq: z.number().int(), head_hash: z.string() });
+const record = z.object({ seq: z.number().int(), record_id: z.string(), prev_hash: z.string(), hash: z.string() });
+const genesis = '0'.repeat(64);
+
+/**
+ * The chain-append shape every domain that numbers rows uses (audit records, anchors): read the project's head,
+ * write the next row and the new head. `lock` chooses whether the read-then-write is serialised.
+ */
+const append = (db: Database, projectId: string, recordId: string, lock: boolean): Promise<number> => {
+  const work = async (tx: Queryable): Promise<number> => {
+    const current = await tx.one(head, 'SELECT head_seq, head_hash FROM audit_chain_heads WHERE project_id = ?', [projectId]);
+    const seq = (current?.head_seq ?? 0) + 1;
+    const prev = current?.head_hash ?? genesis;
+    const hash = createHash('sha256').update(`${prev}:${recordId}`).digest('hex');
+    const now = new Date().toISOString();
+    await tx.run(
+      'INSERT INTO audit_records (project_id, seq, record_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [projectId, seq, recordId, 'test', now, now, '{}', prev, hash],
+    );
+    await tx.run(
+      `INSERT INTO audit_chain_heads (project_id, head_seq, head_hash, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (project_id) DO UPDATE SET head_seq = excluded.head_seq, head_hash = excluded.head_hash, updated_at = excluded.updated_at`,
+      [projectId, seq, hash, now],
+    );
+    return seq;
+  };
+  return lock ? db.serialized(`chain:${projectId}`, work) : db.transaction(work);
+};
+
+/** Appends `count` records per writer, all writers at once, each writer several in flight. */
+const appendConcurrently = async (writers: readonly Database[], count: number, lock: boolean): Promise<PromiseSettledResult<number>[]> =>
+  Promise.allSettled(writers.flatMap((db, w) => Array.from({ length: count }, (_, i) => append(db, 'p1', `w${w}-${i}`, lock))));
+
+describe.each(testBackends)('Database on $name', (backend) => {
+  const t = databasePerTest(backend);
+
+  it('binds ? placeholders (not inside literals), returns rows parsed by the schema, and counts changed rows', async () => {
+    const db = t().database;
+    expect(await db.run('INSERT INTO settings (key, value) VALUES (?, ?), (?, ?)', ['a', '1', 'b?', "it's ?"])).toBe(2);
+    const rows = await db.all(
+      z.object({ key: z.string(), value: z.string(), mark: z.string() }),
+      "SELECT key, value, '?' AS mark FROM settings WHERE key <> ? ORDER BY key",
+      ['zzz'],
+    );
+    expect(rows).toEqual([
+      { key: 'a', value: '1', mark: '?' },
+      { key: 'b?', value: "it's ?", mark: '?' },
+    ]);
+    // BIGINT and count(*) come back as numbers on both (pg's default is a string).
+    expect(await db.one(z.object({ n: z.number() }), 'SELECT count(*) AS n FROM settings')).toEqual({ n: 2 });
+    expect(await db.one(z.object({ n: z.number() }), 'SELECT 1 AS n FROM settings WHERE key = ?', ['missing'])).toBeUndefined();
+    expect(await db.run('UPDATE settings SET value = ? WHERE key = ?', ['2', 'a'])).toBe(1);
+    // RETURNING is the same on both.
+    expect(await db.all(z.object({ key: z.string() }), 'DELETE FROM settings WHERE value = ? RETURNING key', ['2'])).toEqual([
+      { key: 'a' },
+    ]);
+  });
+
+  it('a row that does not match its schema is an error, not a cast', async () => {
+    await t().database.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['k', 'v']);
+    await expect(t().database.one(z.object({ value: z.number() }), 'SELECT value FROM settings')).rejects.toThrow(/expected number/i);
+  });
+
+  it('a transaction commits what it wrote when it resolves and nothing when it rejects', async () => {
+    const db = t().database;
+    await db.transaction(async (tx) => {
+      await tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['kept', '1']);
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['lost', '1']);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    const keys = await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings ORDER BY key');
+    expect(keys).toEqual([{ key: 'kept' }]);
+  });
+
+  it('serialized appends from two instances (each with several in flight) leave one chain: no gap, no duplicate, no fork', async () => {
+    const writers = [t().database, await t().connect()];
+    const results = await appendConcurrently(writers, 100, true);
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    const rows = await t().database.all(
+      record,
+      'SELECT seq, record_id, prev_hash, hash FROM audit_records WHERE project_id = ? ORDER BY seq',
+      ['p1'],
+    );
+    expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(new Set(rows.map((r) => r.record_id)).size).toBe(200);
+    expect(rows.map((row) => row.prev_hash)).toEqual([genesis, ...rows.slice(0, -1).map((row) => row.hash)]);
+    const acknowledged = results.map((r) => (r.status === 'fulfilled' ? r.value : 0)).sort((a, b) => a - b);
+    expect(acknowledged).toEqual(rows.map((r) => r.seq));
+  });
+});
+
+describe.each(testBackends.filter((b) => b.name === 'postgres'))('Database on $name without serialisation', (backend) => {
+  it('the same appends in plain transactions collide (the check above can fail)', async () => {
+    const opened = await backend.open();
+    try {
+      const results = await appendConcurrently([opened.database, await opened.connect()], 100, false);
+      // Two transactions read the same head and both write seq n+1: the primary key refuses one of them.
+      expect(results.filter((r) => r.status === 'rejected').length).toBeGreaterThan(0);
+    } finally {
+      await opened.close();
+    }
+  });
+});
+
+describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
+  'Database on $name, sharing the connection with synchronous code',
+  (backend) => {
+    const t = databasePerTest(backend);
+
+    it('a call outside a transaction waits until the open one ends, so it never lands inside it', async () => {
+      const db = t().database;
+      const order: string[] = [];
+      const tx = db.transaction(async (q) => {
+        await q.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['in-tx', '1']);
+        order.push('tx wrote');
+        await q.run('UPDATE settings SET value = ? WHERE key = ?', ['2', 'in-tx']);
+        throw new Error('rolled back');
+      });
+      const outside = db.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['outside', '1']).then(() => order.push('outside wrote'));
+      await expect(tx).rejects.toThrow('rolled back');
+      await outside;
+      expect(order).toEqual(['tx wrote', 'outside wrote']);
+      // The rollback took only the transaction's row: the outside write was not part of it.
+      expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings')).toEqual([{ key: 'outside' }]);
+    });
+
+    it('a transaction that awaits other work (a timer) is rolled back with a message saying why', async () => {
+      const db = t().database;
+      await expect(
+        db.transaction(async (q) => {
+          await q.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['slow', '1']);
+          await sleep(5);
+        }),
+      ).rejects.toThrow(/awaited work other than database calls/);
+      expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings')).toEqual([]);
+      // The connection is usable afterwards.
+      await db.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['after', '1']);
+    });
+  },
+);

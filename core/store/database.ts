@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+
+/**
+ * The storage interface every domain moves onto (docs/decisions.md, "PostgreSQL foundation (issue 15)"): one
+ * asynchronous API over SQLite (better-sqlite3, the embedded default) and PostgreSQL (node-postgres, team
+ * servers). Domains write one SQL spelling: SQLite's `?` placeholders (numbered for PostgreSQL) and the subset
+ * both accept: `INSERT ... ON CONFLICT (...) DO UPDATE SET x = excluded.x`, `RETURNING`, JSON kept as TEXT,
+ * times as ISO-8601 TEXT from `app.now()`. Where a statement must differ, branch on `dialect`. Rows enter the
+ * domain through a zod schema, so the row types are declared once and checked, never cast.
+ */
+export type Dialect = 'sqlite' | 'postgres';
+
+/** What a placeholder binds. No booleans: both back ends store flags as INTEGER 0/1. */
+export type SqlValue = string | number | bigint | Buffer | null;
+export type SqlParams = readonly SqlValue[];
+
+/** The calls available inside and outside a transaction. */
+export type Queryable = {
+  readonly dialect: Dialect;
+  /** Every row of a SELECT (or of an INSERT/UPDATE/DELETE ... RETURNING), each parsed by `row`. */
+  all<T>(row: z.ZodType<T>, sql: string, params?: SqlParams): Promise<T[]>;
+  /** The first row, parsed; undefined when there is none. */
+  one<T>(row: z.ZodType<T>, sql: string, params?: SqlParams): Promise<T | undefined>;
+  /** A statement without result rows; resolves to the number of rows it changed. */
+  run(sql: string, params?: SqlParams): Promise<number>;
+  /** Several statements without parameters (DDL). */
+  exec(sql: string): Promise<void>;
+};
+
+export type Database = Queryable & {
+  /**
+   * Runs `work` in one transaction (READ COMMITTED on PostgreSQL, SQLite's single writer: BEGIN IMMEDIATE);
+   * commits when it resolves, rolls back when it rejects. On SQLite the work must await only database calls
+   * (see sqlite-database.ts): the connection is shared with the code that has not moved yet.
+   */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Like `transaction`, serialised with every other `serialized` call for the same `key` in any process on this
+   * database: a chain append for a project, the anchoring of an interval. PostgreSQL takes a transaction-scoped
+   * advisory lock on the key (released at commit or rollback, also when the process dies); SQLite already has
+   * one writer at a time. Each statement after the lock sees what the previous holder committed.
+   */
+  serialized<T>(key: string, work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+};

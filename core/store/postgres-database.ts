@@ -1,0 +1,150 @@
+import pg from 'pg';
+import { AppError } from '../errors.ts';
+import type { Database, Queryable, SqlParams } from './database.ts';
+import { numberedPlaceholders } from './sql-text.ts';
+
+/** pg's default leaves BIGINT (count(*), seq) and NUMERIC (sum()) as strings; the domains expect numbers, as SQLite gives. */
+const asNumber = (text: string): number => {
+  const value = Number(text);
+  if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value))) {
+    throw new RangeError(`PostgreSQL returned ${text}, which a JavaScript number cannot hold exactly`);
+  }
+  return value;
+};
+const int8 = 20;
+const numeric = 1700;
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === int8 || oid === numeric ? asNumber : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** Failures that mean "the database is not there right now" (HTTP 503), not "this request is wrong". */
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
+const isUnavailable = (error: unknown): boolean => {
+  const code = (error as { code?: unknown }).code;
+  return (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'))) || /Connection terminated/.test(String(error));
+};
+const translateError = (error: unknown): unknown =>
+  isUnavailable(error)
+    ? new AppError('UNAVAILABLE', 'The database is unavailable; nothing was changed by this request', { cause: error })
+    : error;
+
+type Client = pg.Pool | pg.PoolClient;
+const queryable = (client: Client): Queryable => {
+  const rows = async (sql: string, params: SqlParams): Promise<pg.QueryResult> => {
+    try {
+      return await client.query(numberedPlaceholders(sql), params as unknown[]);
+    } catch (error) {
+      throw translateError(error);
+    }
+  };
+  return {
+    dialect: 'postgres',
+    all: async (row, sql, params = []) => (await rows(sql, params)).rows.map((r) => row.parse(r)),
+    one: async (row, sql, params = []) => {
+      const first = (await rows(sql, params)).rows[0];
+      return first === undefined ? undefined : row.parse(first);
+    },
+    run: async (sql, params = []) => (await rows(sql, params)).rowCount ?? 0,
+    exec: async (sql) => {
+      try {
+        await client.query(sql);
+      } catch (error) {
+        throw translateError(error);
+      }
+    },
+  };
+};
+
+/** The Database over a node-postgres pool (each transaction holds one pooled connection until it ends). */
+export const postgresDatabase = (pool: pg.Pool): Database => {
+  const inTransaction = async <T>(lockKey: string | null, work: (tx: Queryable) => Promise<T>): Promise<T> => {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw translateError(error);
+    }
+    let broken: Error | undefined;
+    try {
+      // READ COMMITTED (the default) on purpose: each statement after the lock sees the previous holder's commit;
+      // REPEATABLE READ would keep the snapshot taken before waiting for the lock.
+      await client.query('BEGIN');
+      if (lockKey !== null) await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`svc:${lockKey}`]);
+      const result = await work(queryable(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
+      throw translateError(error);
+    } finally {
+      client.release(broken);
+    }
+  };
+  return {
+    ...queryable(pool),
+    transaction: (work) => inTransaction(null, work),
+    serialized: (key, work) => inTransaction(key, work),
+    close: () => pool.end(),
+  };
+};
+
+/** The URL as it may be shown: the password replaced, so no message or log ever carries it. */
+export const redactUrl = (url: string): string => {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(not a URL)';
+  }
+};
+
+const reasonOf = (error: unknown, password: string): string => {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const reason =
+    code === 'ECONNREFUSED'
+      ? 'connection refused'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'host not found'
+        : code === '28P01' || code === '28000'
+          ? 'authentication failed (user or password)'
+          : code === '3D000'
+            ? 'database does not exist'
+            : (message.split('\n')[0] ?? 'unknown error');
+  return password === '' ? reason : reason.replaceAll(password, '***');
+};
+
+export type PostgresOptions = {
+  /** Where the URL came from, named in every error (the setting's environment variable). */
+  readonly source: string;
+  readonly max?: number;
+  readonly connectTimeoutMs?: number;
+};
+
+/**
+ * A pool on `url`, checked with one query before it is returned. Any failure is one AppError line naming the
+ * setting and the URL without its password: start-up shows it and stops, never with a stack trace.
+ */
+export const connectPostgres = async (url: string, options: PostgresOptions): Promise<pg.Pool> => {
+  const shown = redactUrl(url);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    types,
+  });
+  // An idle connection that the server drops must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  try {
+    await pool.query('SELECT 1');
+    return pool;
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    const password = URL.canParse(url) ? decodeURIComponent(new URL(url).password) : '';
+    throw new AppError('UNAVAILABLE', `${options.source}: cannot connect to ${shown}: ${reasonOf(error, password)}`);
+  }
+};

@@ -1,0 +1,101 @@
+import type { Statement } from 'better-sqlite3';
+import type { Database, Queryable, SqlParams } from './database.ts';
+import type { Db } from './db.ts';
+
+/**
+ * The asynchronous Database over the app's existing better-sqlite3 connection, so moved domains and the code
+ * that still calls `app.db` synchronously share one connection, one file and one transaction at a time.
+ *
+ * better-sqlite3 runs every statement at once; the promises only give both back ends one shape. Two rules keep
+ * the shared connection honest: (1) calls outside a transaction wait while one is open, so no other async flow's
+ * statement lands inside it; (2) a transaction may await only database calls: they resolve as microtasks, so no
+ * timer, I/O callback or HTTP request (whose synchronous code would write into the open transaction) runs
+ * before it ends. A transaction still open when the event loop turns is rolled back with an error that says so.
+ */
+const wrappers = new WeakMap<Db, Database>();
+
+/** The one Database of a connection: every caller must share its transaction gate, so it is made once per connection. */
+export const sqliteDatabase = (db: Db): Database => {
+  let wrapper = wrappers.get(db);
+  if (wrapper === undefined) {
+    wrapper = wrap(db);
+    wrappers.set(db, wrapper);
+  }
+  return wrapper;
+};
+
+const wrap = (db: Db): Database => {
+  const statements = new Map<string, Statement>();
+  const prepare = (sql: string): Statement => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      if (statements.size >= 2000) statements.clear();
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const rowsOf = (sql: string, params: SqlParams): unknown[] => {
+    const statement = prepare(sql);
+    if (statement.reader) return statement.all(...params);
+    statement.run(...params);
+    return [];
+  };
+  const direct: Queryable = {
+    dialect: 'sqlite',
+    all: async (row, sql, params = []) => rowsOf(sql, params).map((r) => row.parse(r)),
+    one: async (row, sql, params = []) => {
+      const statement = prepare(sql);
+      if (!statement.reader) throw new TypeError('one() needs a statement that returns rows');
+      const first = statement.get(...params);
+      return first === undefined ? undefined : row.parse(first);
+    },
+    run: async (sql, params = []) => prepare(sql).run(...params).changes,
+    exec: async (sql) => void db.exec(sql),
+  };
+
+  let open: Promise<unknown> | null = null;
+  /** Runs `start` once no transaction is open; `start` begins synchronously, in the microtask that saw none. */
+  const whenIdle = async <T>(start: () => Promise<T>): Promise<T> => {
+    while (open !== null) await open.catch(() => undefined);
+    return start();
+  };
+  const transaction = <T>(work: (tx: Queryable) => Promise<T>): Promise<T> =>
+    whenIdle(() => {
+      db.exec('BEGIN IMMEDIATE');
+      let loopTurned = false;
+      const watch = setImmediate(() => {
+        loopTurned = true;
+      });
+      const done = (async () => {
+        await undefined; // `open` is set before the work starts, even when it throws at once
+        try {
+          const result = await work(direct);
+          if (loopTurned) throw new Error('A SQLite transaction awaited work other than database calls; it was rolled back');
+          db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw error;
+        } finally {
+          clearImmediate(watch);
+          open = null;
+        }
+      })();
+      open = done;
+      return done;
+    });
+
+  return {
+    dialect: 'sqlite',
+    all: (row, sql, params) => whenIdle(() => direct.all(row, sql, params)),
+    one: (row, sql, params) => whenIdle(() => direct.one(row, sql, params)),
+    run: (sql, params) => whenIdle(() => direct.run(sql, params)),
+    exec: (sql) => whenIdle(() => direct.exec(sql)),
+    transaction,
+    // One writer at a time per file, across processes too: BEGIN IMMEDIATE already serialises every writer.
+    serialized: (_key, work) => transaction(work),
+    // The connection belongs to the app (app.close() closes it).
+    close: async () => {},
+  };
+};
