@@ -25,7 +25,8 @@ export const commandInfo = {
     summary: 'Generate a GDPR Art. 28 DPA from a JSON file and write it as Markdown, HTML, PDF or DOCX',
   },
   verify: {
-    usage: 'svc verify FILE.zip|s3://BUCKET/KEY|URL [--key K] [--public-key FILE]... [--tsa-ca FILE]... [--anchors FILE] [--json] [--data-dir DIR]',
+    usage:
+      'svc verify FILE.zip|s3://BUCKET/KEY|URL [--key K] [--public-key FILE]... [--tsa-ca FILE]... [--anchors FILE] [--json] [--data-dir DIR]',
     summary:
       'Verify an evidence bundle (a path, s3:// or a presigned URL): ZIP structure, manifest HMAC, entry digests, Ed25519 signature, chain, timestamp, anchors (also against an anchors export you kept)',
   },
