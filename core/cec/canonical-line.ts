@@ -13,7 +13,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { hash } from 'node:crypto';
-import { isSchemaKey } from '../audit/types.ts';
+import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import type { CheckedRecord } from './record-line.ts';
 
 const QUOTE = 0x22;
@@ -249,6 +249,19 @@ const layout = {
   timestamp: ascii(',"timestamp":'),
 };
 
+const quotedSchemaKeys = schemaKeys.map((key) => ({ key, bytes: ascii(JSON.stringify(key)) }));
+
+/** The schema key whose JSON string is `line[start, end)`, or null (lines of the six folders interleave). */
+const knownSchemaKey = (line: Buffer, start: number, end: number): SchemaKey | null => {
+  for (const { key, bytes } of quotedSchemaKeys) {
+    if (bytes.length !== end - start) continue;
+    let k = 0;
+    while (k < bytes.length && bytes[k] === line[start + k]) k += 1;
+    if (k === bytes.length) return key;
+  }
+  return null;
+};
+
 /** The string of the last bytes seen, reused while the bytes repeat (a project id, a key, a batch's recorded_at). */
 class LastString {
   #bytes = Buffer.alloc(0);
@@ -276,7 +289,6 @@ export class CanonicalLineChecker {
   readonly #scanner: Scanner;
   #scratch = Buffer.allocUnsafe(64 * 1024);
   readonly #projectId = new LastString();
-  readonly #schemaKey = new LastString();
   readonly #recordedAt = new LastString();
 
   constructor(maxDepth: number) {
@@ -321,14 +333,16 @@ export class CanonicalLineChecker {
     const schemaKeyEnd = schemaKey < 0 ? -1 : this.#plainString(schemaKey);
     const seqAt = schemaKeyEnd < 0 ? -1 : s.literal(schemaKeyEnd, layout.seq);
     if (seqAt < 0 || line[seqAt] === ZERO) return null;
-    const seqEnd = s.digits(seqAt);
+    let seq = 0;
+    let seqEnd = seqAt;
+    for (; seqEnd < end && isDigit(line[seqEnd]); seqEnd += 1) seq = seq * 10 + ((line[seqEnd] as number) - ZERO);
     if (seqEnd === seqAt || seqEnd - seqAt > 15) return null;
     const timestamp = s.literal(seqEnd, layout.timestamp);
     const timestampEnd = timestamp < 0 ? -1 : this.#plainString(timestamp);
     if (timestampEnd < 0 || timestampEnd + 1 !== end || line[timestampEnd] !== CLOSE_OBJECT) return null;
     if (s.nonAscii && !isUtf8(line.subarray(start, end))) return null;
-    const schemaKeyText = this.#schemaKey.of(line, schemaKey + 1, schemaKeyEnd - 1);
-    if (!isSchemaKey(schemaKeyText)) return null;
+    const schemaKeyText = knownSchemaKey(line, schemaKey, schemaKeyEnd);
+    if (schemaKeyText === null) return null;
 
     // prev_hash + "{" + the line after `{"hash":"<hex>",`: exactly prev_hash + JCS(record without hash).
     const bodyStart = hashEnd + 2;
@@ -340,7 +354,7 @@ export class CanonicalLineChecker {
     const recordHash = line.toString('latin1', hashAt, hashEnd);
     if (hash('sha256', scratch.subarray(0, length), 'hex') !== recordHash) return null;
     return {
-      seq: Number(line.toString('latin1', seqAt, seqEnd)),
+      seq,
       project_id: this.#projectId.of(line, projectId + 1, projectIdEnd - 1),
       schema_key: schemaKeyText,
       timestamp: line.toString('latin1', timestamp + 1, timestampEnd - 1),

@@ -78,7 +78,7 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
     const record = best?.head ?? null;
     if (witness !== undefined && (record === null || witness.seq <= record.seq)) {
       if (record !== null && witness.seq === record.seq) linker.fail(`chain: seq ${record.seq} is both a record and a witness`);
-      linker.push(witness, `witness seq ${witness.seq}`);
+      linker.push(witness, () => `witness seq ${witness.seq}`);
       input.onLink?.(witness.seq, witness.hash, null);
       w += 1;
       if (w < witnesses.length && (witnesses[w] as { seq: number }).seq <= witness.seq)
@@ -86,13 +86,15 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
       continue;
     }
     if (best === null || record === null) break;
-    const label = `record seq ${record.seq} (${best.key})`;
-    if (record.content === 'too-deep') linker.fail(`chain: ${label} payload is nested deeper than ${input.maxDepth} levels`);
-    else if (record.content === 'hash-mismatch') linker.fail(`chain: ${label} hash does not match its content`);
-    if (record.schema_key !== best.key) linker.fail(`chain: ${label} is in the wrong folder`);
+    // The label is only written when something fails: a string per record costs at a million records.
+    const key = best.key;
+    const label = (): string => `record seq ${record.seq} (${key})`;
+    if (record.content === 'too-deep') linker.fail(`chain: ${label()} payload is nested deeper than ${input.maxDepth} levels`);
+    else if (record.content === 'hash-mismatch') linker.fail(`chain: ${label()} hash does not match its content`);
+    if (record.schema_key !== key) linker.fail(`chain: ${label()} is in the wrong folder`);
     if (input.scope !== null) {
-      if (record.project_id !== input.scope.projectId) linker.fail(`chain: ${label} belongs to another project`);
-      if (!inDateRange(record.timestamp, input.scope.range)) linker.fail(`chain: ${label} is outside the date range`);
+      if (record.project_id !== input.scope.projectId) linker.fail(`chain: ${label()} belongs to another project`);
+      if (!inDateRange(record.timestamp, input.scope.range)) linker.fail(`chain: ${label()} is outside the date range`);
     }
     linker.push(record, label);
     input.onLink?.(record.seq, record.hash, record.recorded_at);
