@@ -19,12 +19,6 @@ const progressEvery = 25_000;
  * JCS(record without hash), so a verifier can hash the line's own bytes (core/cec/canonical-line.ts).
  */
 const recordLine = (row: EvidenceRow): string =>
-/**
- * One NDJSON line from a stored row: the record's own RFC 8785 form (keys in JCS order, no whitespace; the
- * payload column already holds JCS text, copied verbatim). The text after the `hash` member is then exactly
- * JCS(record without hash), so a verifier can hash the line's own bytes (core/cec/canonical-line.ts).
- */
-const recordLine = (row: EvidenceRow): string =>
   `{"hash":"${row.hash}","payload":${row.payload},"prev_hash":"${row.prev_hash}","project_id":${quoteField(row.project_id)}` +
   `,"record_id":${quoteField(row.record_id)},"recorded_at":"${row.recorded_at}","schema_key":"${row.schema_key}"` +
   `,"seq":${row.seq},"timestamp":"${row.timestamp}"}\n`;
