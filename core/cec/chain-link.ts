@@ -14,14 +14,15 @@ export class ChainLinker {
   #firstPrev: string | null = null;
   #count = 0;
 
-  /** Adds the next link; `label` names it in errors (e.g. `record seq 5`). */
-  push(link: ChainLink, label = `seq ${link.seq}`): void {
+  /** Adds the next link; `label` names it in errors (e.g. `record seq 5`), written only when one is reported. */
+  push(link: ChainLink, label: string | (() => string) = `seq ${link.seq}`): void {
     this.#count += 1;
+    const name = (): string => (typeof label === 'string' ? label : label());
     if (this.#expectedSeq === null) {
       this.#firstPrev = link.prev_hash;
     } else {
-      if (link.seq !== this.#expectedSeq) this.fail(`chain: expected seq ${this.#expectedSeq}, found ${label}`);
-      if (link.prev_hash !== this.#lastHash) this.fail(`chain: ${label} does not link to the previous hash`);
+      if (link.seq !== this.#expectedSeq) this.fail(`chain: expected seq ${this.#expectedSeq}, found ${name()}`);
+      if (link.prev_hash !== this.#lastHash) this.fail(`chain: ${name()} does not link to the previous hash`);
     }
     this.#expectedSeq = link.seq + 1;
     this.#lastHash = link.hash;

@@ -13,11 +13,15 @@ const pageSize = 500;
 const pagesPerYield = 4;
 const progressEvery = 25_000;
 
-/** One NDJSON line from a stored row; the payload column already holds JCS text, so it is copied verbatim. */
+/**
+ * One NDJSON line from a stored row: the record's own RFC 8785 form (keys in JCS order, no whitespace; the
+ * payload column already holds JCS text, copied verbatim). The text after the `hash` member is then exactly
+ * JCS(record without hash), so a verifier can hash the line's own bytes (core/cec/canonical-line.ts).
+ */
 const recordLine = (row: EvidenceRow): string =>
-  `{"seq":${row.seq},"record_id":${quoteField(row.record_id)},"project_id":${quoteField(row.project_id)}` +
-  `,"schema_key":"${row.schema_key}","timestamp":"${row.timestamp}","recorded_at":"${row.recorded_at}"` +
-  `,"payload":${row.payload},"prev_hash":"${row.prev_hash}","hash":"${row.hash}"}\n`;
+  `{"hash":"${row.hash}","payload":${row.payload},"prev_hash":"${row.prev_hash}","project_id":${quoteField(row.project_id)}` +
+  `,"record_id":${quoteField(row.record_id)},"recorded_at":"${row.recorded_at}","schema_key":"${row.schema_key}"` +
+  `,"seq":${row.seq},"timestamp":"${row.timestamp}"}\n`;
 
 /** What the pass learnt about the chain segment; chain_proof.json carries it. */
 export type SegmentSummary = {

@@ -106,6 +106,9 @@ export class AnchorVerifier {
   #records = 0;
   #unanchored = 0;
   #firstUnanchored: number | null = null;
+  /** recorded_at repeats across a batch of records: parse each distinct value once. */
+  #lastRecordedAt = '';
+  #lastRecordedMs = Number.NaN;
 
   private constructor(file: AnchorsFile, checked: Checked[]) {
     this.#file = file;
@@ -155,7 +158,11 @@ export class AnchorVerifier {
     this.#records += 1;
     while (this.#next < this.#timed.length && (this.#timed[this.#next] as Checked).seq < seq) this.#next += 1;
     const cover = this.#timed[this.#next];
-    const recorded = Date.parse(recordedAt);
+    if (recordedAt !== this.#lastRecordedAt) {
+      this.#lastRecordedAt = recordedAt;
+      this.#lastRecordedMs = Date.parse(recordedAt);
+    }
+    const recorded = this.#lastRecordedMs;
     if (cover === undefined || cover.timeMs === null || Number.isNaN(recorded)) {
       this.#unanchored += 1;
       this.#firstUnanchored ??= seq;

@@ -1,94 +1,13 @@
-import { computeRecordHash, hashWithCanonicalPayload } from '../audit/chain.ts';
-import { type EvidenceRecord, isSchemaKey, type SchemaKey } from '../audit/types.ts';
+import type { SchemaKey } from '../audit/types.ts';
 import { ChainLinker } from './chain-link.ts';
 import type { ChainProof } from './chain-proof.ts';
 import { inDateRange } from './dates.ts';
 import type { DateRange } from './types.ts';
-import { LineReader } from './zip-reader.ts';
+import { type CheckedRecord, RecordLineChecker } from './record-line.ts';
+import { LineSplitter } from './zip-reader.ts';
 import type { StrictZip, ZipEntry } from './zip-strict.ts';
 
-/** Exactly the hashed fields plus `hash`: a record line with any other field (say `approved_by`) is invalid. */
-const envelopeKeys = ['seq', 'record_id', 'project_id', 'schema_key', 'timestamp', 'recorded_at', 'payload', 'prev_hash', 'hash'];
-
-/** Shape check of one NDJSON line; cheaper than a schema at a million records. */
-const asRecord = (value: unknown): EvidenceRecord | null => {
-  const r = value as Partial<EvidenceRecord> | null;
-  if (r === null || typeof r !== 'object' || Array.isArray(r)) return null;
-  const keys = Object.keys(r);
-  const ok =
-    keys.length === envelopeKeys.length &&
-    envelopeKeys.every((key) => Object.hasOwn(r, key)) &&
-    Number.isSafeInteger(r.seq) &&
-    (r.seq ?? 0) > 0 &&
-    typeof r.record_id === 'string' &&
-    typeof r.project_id === 'string' &&
-    isSchemaKey(r.schema_key) &&
-    typeof r.timestamp === 'string' &&
-    typeof r.recorded_at === 'string' &&
-    typeof r.payload === 'object' &&
-    r.payload !== null &&
-    !Array.isArray(r.payload) &&
-    // No regex for the hashes: `hash` must equal a recomputed hex digest and `prev_hash` the previous hash.
-    typeof r.prev_hash === 'string' &&
-    r.prev_hash.length === 64 &&
-    typeof r.hash === 'string' &&
-    r.hash.length === 64;
-  return ok ? (r as EvidenceRecord) : null;
-};
-
-class TooDeep extends Error {}
-
-/** True when keys are in JCS order at every level; throws TooDeep past `depthLeft` (recursion is bounded by it). */
-const sortedWithin = (value: unknown, depthLeft: number): boolean => {
-  if (value === null || typeof value !== 'object') return true;
-  if (depthLeft === 0) throw new TooDeep();
-  let sorted = true;
-  if (Array.isArray(value)) {
-    for (const item of value) if (!sortedWithin(item, depthLeft - 1)) sorted = false;
-    return sorted;
-  }
-  let previous: string | null = null;
-  for (const key in value) {
-    if (previous !== null && previous >= key) sorted = false;
-    previous = key;
-    if (!sortedWithin((value as Record<string, unknown>)[key], depthLeft - 1)) sorted = false;
-  }
-  return sorted;
-};
-
-/**
- * Whether the payload's keys are already in JCS order (so JSON.stringify is its JCS form), or it nests deeper
- * than `maxDepth`. Recursion stops at `maxDepth` frames, so a hostile record cannot overflow the stack.
- */
-const payloadShape = (payload: unknown, maxDepth: number): 'sorted' | 'unsorted' | 'too-deep' => {
-  try {
-    return sortedWithin(payload, maxDepth) ? 'sorted' : 'unsorted';
-  } catch (error) {
-    if (error instanceof TooDeep) return 'too-deep';
-    throw error;
-  }
-};
-
-/**
- * The record hash of contract A. JCS formats numbers and strings exactly as JSON.stringify does, so when the
- * payload's keys are already sorted (always true for bundles we write) JSON.stringify gives the JCS text and
- * the expensive generic canonicalization is skipped; otherwise the generic path runs.
- */
-const recordHash = (record: EvidenceRecord, shape: 'sorted' | 'unsorted'): string => {
-  const { hash: _hash, ...rest } = record;
-  return shape === 'sorted' ? hashWithCanonicalPayload(rest, JSON.stringify(record.payload)) : computeRecordHash(rest);
-};
-
-/** False for a wrong hash, and for content JCS cannot carry (a lone surrogate): a failure, never a crash. */
-const hashMatches = (record: EvidenceRecord, shape: 'sorted' | 'unsorted'): boolean => {
-  try {
-    return recordHash(record, shape) === record.hash;
-  } catch {
-    return false;
-  }
-};
-
-type Source = { key: SchemaKey; reader: LineReader; head: EvidenceRecord | null; lastSeq: number; count: number };
+type Source = { key: SchemaKey; lines: LineSplitter; head: CheckedRecord | null; lastSeq: number; count: number };
 
 export type ChainCheckInput = {
   readonly zip: StrictZip;
@@ -116,38 +35,35 @@ export type ChainCheckOutput = {
  */
 export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOutput> => {
   const linker = new ChainLinker();
+  const checker = new RecordLineChecker(input.maxDepth);
   const sources: Source[] = [...input.folders].map(([key, item]) => ({
     key,
-    reader: new LineReader(input.zip, item, input.maxLineBytes),
+    lines: new LineSplitter(input.zip, item, input.maxLineBytes),
     head: null,
     lastSeq: 0,
     count: 0,
   }));
-  const advance = async (source: Source): Promise<void> => {
-    for (;;) {
-      const line = source.reader.nextBuffered() ?? (await source.reader.next());
-      if (line === null) {
-        source.head = null;
-        return;
+  /** Moves `source.head` to its next record from what is already inflated; false when a chunk must be read first. */
+  const step = (source: Source): boolean => {
+    const { lines } = source;
+    while (lines.next()) {
+      const record = checker.check(lines.buffer, lines.start, lines.end);
+      if (record === 'not-json') linker.fail(`chain: ${source.key} has a line that is not JSON`);
+      else if (record === 'malformed') linker.fail(`chain: ${source.key} has a malformed record (not exactly the record fields plus hash)`);
+      else {
+        source.count += 1;
+        if (record.seq <= source.lastSeq) linker.fail(`chain: ${source.key} is not in seq order at seq ${record.seq}`);
+        source.lastSeq = record.seq;
+        source.head = record;
+        return true;
       }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        linker.fail(`chain: ${source.key} has a line that is not JSON`);
-        continue;
-      }
-      const record = asRecord(parsed);
-      if (record === null) {
-        linker.fail(`chain: ${source.key} has a malformed record (not exactly the record fields plus hash)`);
-        continue;
-      }
-      source.count += 1;
-      if (record.seq <= source.lastSeq) linker.fail(`chain: ${source.key} is not in seq order at seq ${record.seq}`);
-      source.lastSeq = record.seq;
-      source.head = record;
-      return;
     }
+    if (!lines.done) return false;
+    source.head = null;
+    return true;
+  };
+  const advance = async (source: Source): Promise<void> => {
+    while (!step(source)) await source.lines.fill();
   };
   await Promise.all(sources.map(advance));
   const witnesses = input.proof.witnesses;
@@ -155,14 +71,14 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
   for (;;) {
     let best: Source | null = null;
     for (const source of sources) {
-      if (source.head !== null && (best === null || source.head.seq < (best.head as EvidenceRecord).seq)) best = source;
+      if (source.head !== null && (best === null || source.head.seq < (best.head as CheckedRecord).seq)) best = source;
     }
     const witness = witnesses[w];
     if (best === null && witness === undefined) break;
     const record = best?.head ?? null;
     if (witness !== undefined && (record === null || witness.seq <= record.seq)) {
       if (record !== null && witness.seq === record.seq) linker.fail(`chain: seq ${record.seq} is both a record and a witness`);
-      linker.push(witness, `witness seq ${witness.seq}`);
+      linker.push(witness, () => `witness seq ${witness.seq}`);
       input.onLink?.(witness.seq, witness.hash, null);
       w += 1;
       if (w < witnesses.length && (witnesses[w] as { seq: number }).seq <= witness.seq)
@@ -170,18 +86,19 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
       continue;
     }
     if (best === null || record === null) break;
-    const label = `record seq ${record.seq} (${best.key})`;
-    const shape = payloadShape(record.payload, input.maxDepth);
-    if (shape === 'too-deep') linker.fail(`chain: ${label} payload is nested deeper than ${input.maxDepth} levels`);
-    else if (!hashMatches(record, shape)) linker.fail(`chain: ${label} hash does not match its content`);
-    if (record.schema_key !== best.key) linker.fail(`chain: ${label} is in the wrong folder`);
+    // The label is only written when something fails: a string per record costs at a million records.
+    const key = best.key;
+    const label = (): string => `record seq ${record.seq} (${key})`;
+    if (record.content === 'too-deep') linker.fail(`chain: ${label()} payload is nested deeper than ${input.maxDepth} levels`);
+    else if (record.content === 'hash-mismatch') linker.fail(`chain: ${label()} hash does not match its content`);
+    if (record.schema_key !== key) linker.fail(`chain: ${label()} is in the wrong folder`);
     if (input.scope !== null) {
-      if (record.project_id !== input.scope.projectId) linker.fail(`chain: ${label} belongs to another project`);
-      if (!inDateRange(record.timestamp, input.scope.range)) linker.fail(`chain: ${label} is outside the date range`);
+      if (record.project_id !== input.scope.projectId) linker.fail(`chain: ${label()} belongs to another project`);
+      if (!inDateRange(record.timestamp, input.scope.range)) linker.fail(`chain: ${label()} is outside the date range`);
     }
     linker.push(record, label);
     input.onLink?.(record.seq, record.hash, record.recorded_at);
-    await advance(best);
+    if (!step(best)) await advance(best);
   }
   checkSegment(linker, input.proof);
   const counts = new Map(sources.map((source) => [source.key, source.count] as const));
@@ -191,7 +108,7 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
   if (!input.proof.verification.valid) linker.fail('chain: the builder reported that the stored chain failed verification');
   const digests = new Map(
     sources.map(
-      (source) => [source.reader.reader.entry.name, { sha256: source.reader.reader.sha256(), size: source.reader.reader.size }] as const,
+      (source) => [source.lines.reader.entry.name, { sha256: source.lines.reader.sha256(), size: source.lines.reader.size }] as const,
     ),
   );
   return { errors: linker.errors, counts, digests };

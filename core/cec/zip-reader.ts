@@ -7,7 +7,6 @@ import { createHash, type Hash } from 'node:crypto';
 import { read } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { promisify } from 'node:util';
 import { crc32, createInflateRaw } from 'node:zlib';
 import { ArchiveError } from './zip-errors.ts';
@@ -90,14 +89,21 @@ export const readEntry = async (zip: StrictZip, entry: ZipEntry, cap: number): P
   return Buffer.concat(chunks);
 };
 
-/** Pulls the lines of an NDJSON entry one at a time, capping line length; `reader` holds the digest. */
-export class LineReader {
+/**
+ * Splits an NDJSON entry into lines on its bytes as it inflates: a line is `buffer[start, end)`, a view into the
+ * inflated chunk (only a line that straddles two chunks is copied). Empty lines are skipped. Reading is pulled:
+ * `next()` answers from the current chunk without awaiting; when it returns false, `fill()` reads on.
+ */
+export class LineSplitter {
   readonly reader: EntryReader;
+  buffer: Buffer = Buffer.alloc(0);
+  start = 0;
+  end = 0;
+  #chunk: Buffer = Buffer.alloc(0);
+  #at = 0;
+  #carry: Buffer[] = [];
+  #carried = 0;
   #iterator: AsyncIterator<Buffer> | null = null;
-  #pending = '';
-  #decoder = new StringDecoder('utf8');
-  #lines: string[] = [];
-  #index = 0;
   #done = false;
 
   constructor(
@@ -108,44 +114,71 @@ export class LineReader {
     this.reader = new EntryReader(zip, entry);
   }
 
-  /** The next non-empty line if one is already buffered (no await), else undefined. */
-  nextBuffered(): string | undefined {
-    while (this.#index < this.#lines.length) {
-      const line = this.#lines[this.#index] as string;
-      this.#index += 1;
-      if (line !== '') return line;
-    }
-    return undefined;
+  /** True once the entry is read to its end and every line was returned. */
+  get done(): boolean {
+    return this.#done && this.#at >= this.#chunk.length;
   }
 
-  /** The next non-empty line, or null at the end of the entry. */
-  async next(): Promise<string | null> {
-    for (;;) {
-      const line = this.nextBuffered();
-      if (line !== undefined) return line;
-      if (this.#done) return null;
-      this.#lines = [];
-      this.#index = 0;
-      await this.#fill();
-    }
+  #tooLong(): ArchiveError {
+    return new ArchiveError(`entry ${JSON.stringify(this.reader.entry.name)} has a line longer than ${this.maxLineBytes} bytes`);
   }
 
-  async #fill(): Promise<void> {
+  /** Moves to the next non-empty line of the current chunk; false when the chunk has no complete line left. */
+  next(): boolean {
+    const chunk = this.#chunk;
+    while (this.#at < chunk.length) {
+      const newline = chunk.indexOf(10, this.#at);
+      if (newline < 0) {
+        if (this.#done) return this.#line(chunk, this.#at, chunk.length);
+        this.#carry.push(chunk.subarray(this.#at));
+        this.#carried += chunk.length - this.#at;
+        this.#at = chunk.length;
+        if (this.#carried > this.maxLineBytes) throw this.#tooLong();
+        return false;
+      }
+      const start = this.#at;
+      this.#at = newline + 1;
+      if (this.#line(chunk, start, newline)) return true;
+    }
+    return false;
+  }
+
+  /** Sets the current line (joining a carried head); false for an empty one. */
+  #line(chunk: Buffer, start: number, end: number): boolean {
+    this.#at = Math.max(this.#at, end);
+    if (this.#carried > 0) {
+      this.#carry.push(chunk.subarray(start, end));
+      this.buffer = Buffer.concat(this.#carry);
+      this.#carry = [];
+      this.#carried = 0;
+      this.start = 0;
+      this.end = this.buffer.length;
+    } else {
+      this.buffer = chunk;
+      this.start = start;
+      this.end = end;
+    }
+    if (this.end - this.start > this.maxLineBytes) throw this.#tooLong();
+    return this.end > this.start;
+  }
+
+  /** Reads the next inflated chunk (at the end of the entry, the carried tail becomes the last line). */
+  async fill(): Promise<void> {
     this.#iterator ??= this.reader.chunks();
     const step = await this.#iterator.next();
     if (step.done === true) {
       this.#done = true;
-      this.#pending += this.#decoder.end();
-      if (this.#pending !== '') this.#lines.push(this.#pending);
-      this.#pending = '';
+      this.#chunk = Buffer.alloc(0);
+      this.#at = 0;
+      if (this.#carried > 0) {
+        this.#chunk = Buffer.concat(this.#carry);
+        this.#carry = [];
+        this.#carried = 0;
+      }
       return;
     }
-    const parts = (this.#pending + this.#decoder.write(step.value)).split('\n');
-    this.#pending = parts.pop() ?? '';
-    if (this.#pending.length > this.maxLineBytes) {
-      throw new ArchiveError(`entry ${JSON.stringify(this.reader.entry.name)} has a line longer than ${this.maxLineBytes} bytes`);
-    }
-    this.#lines = parts;
+    this.#chunk = step.value;
+    this.#at = 0;
   }
 
   /** Stops reading early (on a fatal error elsewhere). */
