@@ -38,6 +38,8 @@ export const migrationOrder: readonly string[] = [
   'sessions/002-login-browser-binding',
   'audit/002-clear-persistent-staging',
   'audit/003-anchors',
+  'saml/002-acs-handoffs',
+  'saml/003-idp-initiated-opt-in',
 ];
 
 const defined: readonly Migration[] = [
