@@ -207,4 +207,15 @@ describe('SAML HTTP routes', () => {
     expect((await acsPost({ RelayState: '/' })).statusCode).toBe(400);
     expect((await acsPost({ SAMLResponse: '%%%' })).statusCode).toBe(400);
   });
+
+  it('caps the anonymous ACS body by the configured maxResponseBytes before reading it', async () => {
+    await start({ allowIdpInitiated: true });
+    const big = 'A'.repeat(500_000); // above 262144 bytes decoded, as base64
+    const refused = await acsPost({ SAMLResponse: big }, 'application/json');
+    expect(refused.statusCode).toBe(413);
+    expect(refused.json().error).toMatch(/larger than \d+ bytes/);
+    setSamlConfig(t.app, { maxResponseBytes: 1_000_000 });
+    const read = await acsPost({ SAMLResponse: big }, 'application/json');
+    expect(read.statusCode).toBe(400); // read, then refused by the validator: not XML
+  });
 });

@@ -1,3 +1,5 @@
+import type { App } from '../../app.ts';
+import { AppError } from '../../errors.ts';
 import type { ProtocolRoutes } from '../../http/protocol-routes.ts';
 import { publicRoute } from '../../http/route-policy.ts';
 import { checkLoginBinding, clearedBindingCookie, newLoginBinding, presentedBinding } from '../sessions/login-binding.ts';
@@ -8,6 +10,19 @@ import { acceptSamlResponse, finishSamlLogin, samlLoginRedirect, samlMetadata } 
 
 /** Base64 SAMLResponse up to the validator's largest cap (5 MB decoded), URL-encoded. */
 const acsBodyLimit = 8 * 1024 * 1024;
+
+/**
+ * The ACS takes anonymous cross-site posts, so its body is capped by the configured `maxResponseBytes` before
+ * it is read: base64 (4/3), URL-encoding of `+`, `/`, `=` (a few percent; 1.25 leaves room) and a RelayState.
+ * Browsers send a Content-Length with a form; a body without one is refused.
+ */
+const checkAcsLength = (app: App, length: string | undefined): void => {
+  const limit = Math.min(acsBodyLimit, Math.ceil((getSamlConfig(app).maxResponseBytes * 4) / 3) * 1.25 + 8192);
+  if (length === undefined) throw new AppError('VALIDATION', 'The SAML form post has no Content-Length', { status: 411 });
+  if (Number(length) > limit) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `The SAML form post is larger than ${Math.round(limit)} bytes (maxResponseBytes)`);
+  }
+};
 
 /**
  * SAML 2.0 SP endpoints: metadata, SP-initiated login (HTTP-Redirect binding), the ACS (HTTP-POST binding) and
@@ -43,7 +58,11 @@ export const samlRoutes: ProtocolRoutes = async (fastify, { app, origin, startWe
   // Step 1, the IdP's cross-site form POST: validate, keep the result under a one-time handle, go to step 2.
   fastify.post<{ Body: { SAMLResponse?: unknown; RelayState?: unknown } }>(
     '/saml/acs',
-    { bodyLimit: acsBodyLimit, config: { svc: { ...publicRoute('html').svc, allowCrossOrigin: true } } },
+    {
+      bodyLimit: acsBodyLimit,
+      config: { svc: { ...publicRoute('html').svc, allowCrossOrigin: true } },
+      onRequest: async (request) => checkAcsLength(app, request.headers['content-length']),
+    },
     async (request, reply) => {
       const body = (request.body ?? {}) as { SAMLResponse?: unknown; RelayState?: unknown };
       try {
