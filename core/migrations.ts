@@ -46,6 +46,8 @@ export const migrationOrder: readonly string[] = [
   'audit/003-anchors',
   'cec/003-object-storage',
   'login-links/001-one-time-links',
+  'saml/002-acs-handoffs',
+  'saml/003-idp-initiated-opt-in',
 ];
 
 const defined: readonly Migration[] = [

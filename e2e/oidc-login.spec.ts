@@ -42,6 +42,9 @@ test('signs in through a local OpenID Provider and tests the SSO configuration',
   // Configure a SAML IdP by pasting its metadata, then test a response it signed: accepted, nothing consumed.
   const idp = makeTestIdp('e2e-idp');
   await page.getByLabel('IdP metadata XML').fill(idpMetadataXml([idp.cert]));
+  // The pasted responses are unsolicited (as from an IdP dashboard): IdP-initiated login is an explicit opt-in.
+  await expect(page.getByLabel(/Allow IdP-initiated login/)).not.toBeChecked();
+  await page.getByLabel(/Allow IdP-initiated login/).check();
   await page.getByRole('button', { name: 'Save SAML settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'trusted certificate' })).toContainText('1 trusted certificate(s)');
   const signed = signElement(

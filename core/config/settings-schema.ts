@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathField } from '../ops/path-field.ts';
 
 /**
  * Every user-editable setting, its default, and the environment variable that overrides it. Secrets are not
@@ -50,13 +51,13 @@ const settingFields = {
     title: 'Unauthenticated requests with a body in flight',
     description: 'Sign-in forms and SAML posts at once; more get 503 (restart to apply)',
   }),
-  bundleOutputDir: z.string().meta({ title: 'Bundle output directory', description: 'Default: <data dir>/bundles' }),
+  bundleOutputDir: pathField(1024).meta({ title: 'Bundle output directory', description: 'Default: <data dir>/bundles' }),
   tsaUrl: z
     .string()
     .url()
     .or(z.literal(''))
     .meta({ title: 'RFC 3161 timestamp authority URL', description: 'Without one, bundles carry a timestamp stub marked as such' }),
-  tsaCaFile: z.string().meta({
+  tsaCaFile: pathField(4096).meta({
     title: 'Trusted TSA root certificates (PEM file)',
     description: 'Bundle verification: RFC 3161 tokens must chain to one of these roots',
   }),

@@ -45,6 +45,16 @@ describe('settings', () => {
     expect(app.settings.get().piiAction).toBe('redact');
   });
 
+  it('refuses control characters in path settings (a NUL reached the file system and failed with a 500)', () => {
+    const app = open(':memory:');
+    for (const bad of ['/tmp/out\u0000x', '/tmp/out\nx', '/tmp/out\u0085x']) {
+      expect(() => app.settings.update({ bundleOutputDir: bad })).toThrow(/control characters/);
+      expect(() => app.settings.update({ tsaCaFile: bad })).toThrow(/control characters/);
+    }
+    app.settings.update({ bundleOutputDir: '/tmp/bundles ü' });
+    expect(app.settings.get()).toMatchObject({ bundleOutputDir: '/tmp/bundles ü', tsaCaFile: '' });
+  });
+
   it('keeps secrets in a 0600 file, never in SQLite, and reports only whether they are set', () => {
     const dir = tempDir();
     const app = open(dir);

@@ -60,6 +60,16 @@ describe('authentication comes before the body', () => {
     expect(parsed()).toBe(0);
   });
 
+  it('answers 404 to a body sent to an unknown path, without parsing it', async () => {
+    const { server, parsed } = await watchedServer();
+    for (const url of ['/v1/nope', '/api/nope', '/nope']) {
+      const response = await server.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{bad' });
+      expect([url, response.statusCode]).toEqual([url, 404]);
+      expect(response.headers.connection).toBe('close');
+    }
+    expect(parsed()).toBe(0);
+  });
+
   it('refuses a too-low tier with 403 before parsing, and parses once access is granted', async () => {
     const { app, server, parsed, admin } = await watchedServer();
     const free = createApiKey(app, { tier: 'free' }).secret;

@@ -66,6 +66,8 @@ export const registerPipeline = (fastify: FastifyInstance, app: App, origin: Ori
       const { actor, failure } = await authenticate(app, request);
       request.svcActor = actor;
       checkRoutePolicy(request, actor, failure);
+      // No route, nothing to read: a body sent to an unknown path is refused before it is buffered.
+      if (pending && request.is404) throw new AppError('NOT_FOUND', 'Not found');
       if (pending && actor.kind === 'anonymous') {
         if (anonymousBodies >= limits.maxAnonymousBodies) {
           throw new AppError('UNAVAILABLE', 'Too many unauthenticated requests in flight; try again shortly');

@@ -15,8 +15,8 @@ export const samlConfigSchema = z.object({
   signaturePolicy: z.enum(signaturePolicies).default('assertion'),
   allowSha1: z.boolean().default(false),
   clockSkewSeconds: z.number().int().min(0).max(600).default(60),
-  /** Accept IdP-initiated (unsolicited) responses, i.e. ones without InResponseTo. */
-  allowIdpInitiated: z.boolean().default(true),
+  /** Accept IdP-initiated (unsolicited) responses, i.e. ones without InResponseTo: an opt-in, since no browser binding is possible. */
+  allowIdpInitiated: z.boolean().default(false),
   /** How long an SP-initiated AuthnRequest id stays acceptable as InResponseTo. */
   requestTtlSeconds: z.number().int().min(30).max(3600).default(600),
   maxResponseBytes: z.number().int().min(4096).max(5_000_000).default(262_144),

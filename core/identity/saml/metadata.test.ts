@@ -24,7 +24,8 @@ afterEach(() => app?.close());
 
 const newApp = (): App => {
   app = createApp({ dataDir: ':memory:' });
-  setSamlConfig(app, { spBaseUrl: 'https://sp.example.test' });
+  // The responses here are unsolicited (pasted, as from an IdP dashboard): IdP-initiated login is an opt-in.
+  setSamlConfig(app, { spBaseUrl: 'https://sp.example.test', allowIdpInitiated: true });
   return app;
 };
 const call = (name: string, input: unknown) =>

@@ -36,4 +36,20 @@ export const samlOidcMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    // The two-step ACS (acs-handoff.ts): a validated Response waits here, under a hashed one-time handle, for
+    // the browser step that checks the login cookie.
+    id: 'saml/002-acs-handoffs',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE saml_acs_handoffs (handle_hash TEXT PRIMARY KEY, json TEXT NOT NULL, expires_at TEXT NOT NULL);
+        CREATE INDEX saml_acs_handoffs_expiry ON saml_acs_handoffs (expires_at);
+      `),
+  },
+  {
+    // IdP-initiated login became an opt-in (default off). Stored options hold every key, defaults included, so a
+    // stored `true` cannot be told from the old default: switch it off; an admin who wants it turns it on again.
+    id: 'saml/003-idp-initiated-opt-in',
+    up: (db) => db.exec(`UPDATE saml_config SET json = json_set(json, '$.allowIdpInitiated', json('false'))`),
+  },
 ];

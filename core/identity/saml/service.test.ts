@@ -29,7 +29,8 @@ afterEach(() => {
 const configuredApp = (metadata: { xml?: string; url?: string } = { xml: idpMetadataXml([idp.cert]) }): App => {
   app = createApp({ dataDir: ':memory:' });
   app.settings.update({ samlIdpMetadataXml: metadata.xml ?? '', samlIdpMetadataUrl: metadata.url ?? '' });
-  setSamlConfig(app, { spBaseUrl: 'https://sp.example.test' });
+  // Most responses here are unsolicited (spec saml_acs with a bare response): IdP-initiated login is an opt-in.
+  setSamlConfig(app, { spBaseUrl: 'https://sp.example.test', allowIdpInitiated: true });
   return app;
 };
 const signed = (fields: Parameters<typeof buildResponse>[1] = {}) =>
@@ -136,6 +137,26 @@ describe('SP-initiated login and the test tool', () => {
     await samlAcs(app, signed({ inResponseTo: request_id }));
     const replayed = await samlAcs(app, signed({ inResponseTo: request_id, assertionId: '_other' })).catch((e: unknown) => e);
     expect(failedCheckOf(replayed)).toBe('in_response_to');
+  });
+
+  it('refuses unsolicited responses unless IdP-initiated login is enabled (off by default)', async () => {
+    app = createApp({ dataDir: ':memory:' });
+    app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
+    setSamlConfig(app, { spBaseUrl: 'https://sp.example.test' });
+    const refused = await samlAcs(app, signed()).catch((e: unknown) => e);
+    expect(failedCheckOf(refused)).toBe('in_response_to');
+    expect((refused as Error).message).toMatch(/unsolicited/);
+    const { request_id } = await samlLoginRedirect(app);
+    expect((await samlAcs(app, signed({ inResponseTo: request_id, assertionId: '_solicited' }))).subject).toBe('alice@example.org');
+    setSamlConfig(app, { allowIdpInitiated: true });
+    expect((await samlAcs(app, signed())).subject).toBe('alice@example.org');
+  });
+
+  it('never completes through the API a login a browser started (only that browser may, at /saml/complete)', async () => {
+    configuredApp();
+    const { request_id } = await samlLoginRedirect(app, { browserBinding: 'a'.repeat(64) });
+    const refused = await samlAcs(app, signed({ inResponseTo: request_id })).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'UNAUTHENTICATED', detail: { check: 'browser' } });
   });
 
   it('signs the AuthnRequest redirect when configured, and says so in the metadata', async () => {

@@ -1,4 +1,5 @@
 import type { App } from '../../app.ts';
+import { samlLoginIdentity } from './acs-handoff.ts';
 import { authnRequestRedirectUrl } from './authn-request.ts';
 import { getSamlConfig, type SamlConfig, spOrigin } from './config.ts';
 import { failedCheckOf, samlError, type SamlCheck } from './errors.ts';
@@ -6,8 +7,9 @@ import { fetchIdpMetadata, type IdpMetadata, parseIdpMetadata } from './idp-meta
 import { allowedAlgorithms } from './signature.ts';
 import { spDecryption } from './sp-decryption.ts';
 import { buildSpMetadata } from './sp-metadata.ts';
+import { checkLoginBinding } from '../sessions/login-binding.ts';
 import { completeSsoLogin } from './sso-login.ts';
-import { createRequestId, type SamlTracker, samlTracker } from './store.ts';
+import { createRequestId, peekRequest, type SamlTracker, samlTracker } from './store.ts';
 import { type SamlValidatorConfig, type ValidatedSamlResponse, validateSamlResponse } from './validator.ts';
 
 /** The listener's origin when called from an HTTP route; else the configured base URL or the local port. */
@@ -86,42 +88,46 @@ export type SamlLogin = {
   readonly tier: 'free' | 'api' | 'admin';
 };
 
-/** Validates the response and starts the SSO session; the HTTP route needs the session id and tier too. */
-export const samlLogin = async (app: App, samlResponse: string, options: SamlCallOptions = {}): Promise<SamlLogin> => {
+/** Validates a SAMLResponse (consuming its request id and remembering its assertion id); SFIdentityError otherwise. */
+export const acceptSamlResponse = async (app: App, samlResponse: string, options: SamlCallOptions = {}): Promise<ValidatedSamlResponse> => {
   const validated = validateSamlResponse(samlResponse, await samlValidatorConfig(app, options), samlTracker(app));
-  app.log.info({ check: 'passed', signed: validated.signedParts, encrypted: validated.decryption !== undefined }, 'SAML login accepted');
-  const sso = await completeSsoLogin(app, {
-    idpSessionId: validated.sessionIndex ?? `saml-assertion:${validated.assertionId}`,
-    subject: validated.subject,
-    email: validated.email,
-    amr: 'saml',
-  });
-  return {
-    subject: validated.subject,
-    email: validated.email,
-    session_jwt: sso.session_jwt,
-    session_id: sso.session.session_id,
-    tier: sso.tier,
-  };
+  app.log.info(
+    {
+      check: 'passed',
+      signed: validated.signedParts,
+      encrypted: validated.decryption !== undefined,
+      solicited: validated.request !== undefined,
+    },
+    'SAML response accepted',
+  );
+  return validated;
+};
+
+/** Starts the SSO session of an accepted login; the HTTP route needs the session id and tier too. */
+export const finishSamlLogin = async (app: App, login: { subject: string; email: string; idpSessionId: string }): Promise<SamlLogin> => {
+  const sso = await completeSsoLogin(app, { ...login, amr: 'saml' });
+  return { subject: login.subject, email: login.email, session_jwt: sso.session_jwt, session_id: sso.session.session_id, tier: sso.tier };
 };
 
 /**
  * Spec 4.4 saml_acs: validates a base64 SAMLResponse (every check in docs/saml-validator.md) and returns the
- * subject, email and a short-lived session JWT bound to a new SSO session; SFIdentityError otherwise.
+ * subject, email and a short-lived session JWT bound to a new SSO session; SFIdentityError otherwise. An API
+ * completion: a Response to a login a browser started completes only in that browser (`/saml/complete`).
  */
 export const samlAcs = async (
   app: App,
   samlResponse: string,
   options: SamlCallOptions & { relayState?: string } = {},
 ): Promise<{ subject: string; email: string; session_jwt: string }> => {
-  const { subject, email, session_jwt } = await samlLogin(app, samlResponse, options);
+  const validated = await acceptSamlResponse(app, samlResponse, options);
+  if (validated.request !== undefined) checkLoginBinding(validated.request.browserBinding, undefined);
+  const { subject, email, session_jwt } = await finishSamlLogin(app, samlLoginIdentity(validated));
   return { subject, email, session_jwt };
 };
 
 /** Read-only tracker for the test tool: checks InResponseTo and replay without consuming anything. */
 const dryRunTracker = (app: App): SamlTracker => ({
-  consumeRequest: (id) =>
-    app.db.prepare('SELECT 1 FROM saml_requests WHERE id = ? AND expires_at > ?').get(id, app.now().toISOString()) !== undefined,
+  consumeRequest: (id) => peekRequest(app, id),
   rememberAssertion: (id) => app.db.prepare('SELECT 1 FROM saml_seen_assertions WHERE id = ?').get(id) === undefined,
 });
 
@@ -156,10 +162,13 @@ export const samlTestResponse = async (app: App, samlResponse: string, options: 
   }
 };
 
-/** SP-initiated login: a stored request id (for InResponseTo) and the IdP redirect URL carrying the AuthnRequest. */
+/**
+ * SP-initiated login: a stored request id (for InResponseTo) and the IdP redirect URL carrying the AuthnRequest.
+ * `browserBinding` (the hash of the starting browser's login cookie) ties the request to that browser.
+ */
 export const samlLoginRedirect = async (
   app: App,
-  options: SamlCallOptions & { relayState?: string | undefined } = {},
+  options: SamlCallOptions & { relayState?: string | undefined; browserBinding?: string | undefined } = {},
 ): Promise<{ url: string; request_id: string }> => {
   const config = getSamlConfig(app);
   const idp = await resolveIdp(app, config);
@@ -169,7 +178,10 @@ export const samlLoginRedirect = async (
   if (config.authnRequestsSigned && signingKeyPem === undefined) {
     throw samlError('config', 'AuthnRequest signing is on but no SP signing key is set (SVC_SAML_SP_SIGNING_KEY)');
   }
-  const request_id = createRequestId(app, config.requestTtlSeconds, options.relayState);
+  const request_id = createRequestId(app, config.requestTtlSeconds, {
+    relayState: options.relayState,
+    browserBinding: options.browserBinding,
+  });
   const url = authnRequestRedirectUrl({
     id: request_id,
     issueInstant: app.now(),

@@ -5,7 +5,7 @@ import { samlError } from './errors.ts';
 import { checkAssertionConditions, readIdentity, type SamlIdentity } from './assertion.ts';
 import { decryptAssertion } from './decryption.ts';
 import { type AllowedAlgorithms, verifyEnvelopedSignature } from './signature.ts';
-import type { SamlTracker } from './store.ts';
+import type { PendingSamlRequest, SamlTracker } from './store.ts';
 import { decodeBase64Message, decodeUtf8Xml, parseUntrustedXml, type XmlLimits } from './xml-input.ts';
 
 /** Everything the validator needs, resolved from settings, stored options and IdP metadata. */
@@ -30,6 +30,8 @@ export type ValidatedSamlResponse = SamlIdentity & {
   readonly issuer: string;
   readonly assertionId: string;
   readonly inResponseTo: string | undefined;
+  /** The pending SP-initiated request it answered (consumed); undefined for an IdP-initiated response. */
+  readonly request: PendingSamlRequest | undefined;
   readonly signedParts: readonly ('response' | 'assertion')[];
   /** How the assertion was decrypted, or undefined when it arrived in the clear. */
   readonly decryption: string | undefined;
@@ -201,9 +203,11 @@ export const validateSamlResponse = (encoded: string, config: SamlValidatorConfi
   const inResponseTo = conditions.inResponseTo ?? responseInResponseTo;
   const identity = readIdentity(trustedAssertion);
 
-  if (inResponseTo === undefined) {
-    if (!config.allowIdpInitiated) throw samlError('in_response_to', 'unsolicited (IdP-initiated) responses are disabled');
-  } else if (!tracker.consumeRequest(inResponseTo)) {
+  if (inResponseTo === undefined && !config.allowIdpInitiated) {
+    throw samlError('in_response_to', 'unsolicited (IdP-initiated) responses are disabled (allowIdpInitiated is off)');
+  }
+  const request = inResponseTo === undefined ? undefined : tracker.consumeRequest(inResponseTo);
+  if (inResponseTo !== undefined && request === undefined) {
     throw samlError('in_response_to', 'InResponseTo does not match a pending login request (unknown, used or expired)');
   }
   if (!tracker.rememberAssertion(assertionId, conditions.expiresAt)) {
@@ -213,5 +217,5 @@ export const validateSamlResponse = (encoded: string, config: SamlValidatorConfi
     ...(signedResponseXml === undefined ? [] : (['response'] as const)),
     ...(signedAssertionXml === undefined ? [] : (['assertion'] as const)),
   ];
-  return { ...identity, issuer: config.expectedIssuer, assertionId, inResponseTo, signedParts, decryption };
+  return { ...identity, issuer: config.expectedIssuer, assertionId, inResponseTo, request, signedParts, decryption };
 };

@@ -178,7 +178,7 @@ const SamlSection = ({ saml }: { saml: SamlView }) => {
             </select>
           </label>
           <label className="field">
-            Allow IdP-initiated login
+            Allow IdP-initiated login (not recommended: it cannot be tied to the browser that signs in)
             <input type="checkbox" checked={idpInitiated} onChange={(e) => setIdpInitiated(e.target.checked)} />
           </label>
           <label className="field">
