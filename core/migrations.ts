@@ -6,6 +6,7 @@ import { apiKeyMigrations } from './identity/api-keys/migrations.ts';
 import { loginLinkMigrations } from './identity/login-links/migrations.ts';
 import { samlOidcMigrations } from './identity/saml/migrations.ts';
 import { scimMigrations } from './identity/scim/migrations.ts';
+import { samlPostgresMigrations } from './identity/saml/postgres-migrations.ts';
 import { scimPostgresMigrations } from './identity/scim/postgres-migrations.ts';
 import { sessionMigrations } from './identity/sessions/migrations.ts';
 import { ssoMigrations } from './identity/sso/migrations.ts';
@@ -86,7 +87,7 @@ export const orderMigrations = (order: readonly string[], all: readonly Migratio
 export const migrations: readonly Migration[] = orderMigrations(migrationOrder, defined);
 
 /** The migrations that need their own PostgreSQL spelling (they move data); all others are translated. */
-const spelledForPostgres: readonly PostgresMigration[] = [...scimPostgresMigrations];
+const spelledForPostgres: readonly PostgresMigration[] = [...scimPostgresMigrations, ...samlPostgresMigrations];
 let postgres: readonly PostgresMigration[] | undefined;
 /** The same list, same order, for PostgreSQL (store/postgres-ddl.ts); worked out on first use. */
 export const postgresMigrations = (): readonly PostgresMigration[] => {
