@@ -27,7 +27,7 @@ const loneSurrogate = /\p{Cs}/u;
 
 const cleanText = (value: string): string => value.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').normalize('NFC').trim();
 
-const textChecks = (schema: z.ZodType<string>, max: number, multiline: boolean) =>
+const textChecks = <S extends z.ZodType<string, string>>(schema: S, max: number, multiline: boolean) =>
   schema
     .refine((v) => [...v].length <= max, `must be at most ${max} characters`)
     .refine((v) => !(multiline ? controlChars : controlCharsOrNewline).test(v), 'must not contain control characters')
