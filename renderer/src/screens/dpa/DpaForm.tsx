@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { ChipInput } from '../../components/ChipInput.tsx';
-import { FieldError } from '../../components/FieldError.tsx';
+import { Field } from '../../components/Field.tsx';
 import type { DpaOptions } from '../../state/dpa.ts';
 import { PartyFields } from './PartyFields.tsx';
 import { SubProcessorsInput } from './SubProcessorsInput.tsx';
@@ -30,16 +30,12 @@ export const DpaForm = ({
   const count = Object.keys(problems).length;
   return (
     <form onSubmit={onSubmit} className="stack dpa-form" noValidate aria-label="DPA details">
-      <div className="field">
-        <label htmlFor="dpa-project">Project id</label>
-        <input
-          id="dpa-project"
-          value={fields.projectId}
-          onChange={(e) => set.projectId(e.target.value)}
-          aria-invalid={shown('project_id') ? true : undefined}
-        />
-        <FieldError id="dpa-project-error" message={shown('project_id')} />
-      </div>
+      <Field
+        id="dpa-project"
+        label="Project id"
+        problem={shown('project_id')}
+        control={(props) => <input {...props} value={fields.projectId} onChange={(e) => set.projectId(e.target.value)} />}
+      />
       <PartyFields party="controller" value={fields.controller} onChange={set.controller} problems={problems} show={attempted} />
       <PartyFields party="processor" value={fields.processor} onChange={set.processor} problems={problems} show={attempted} />
       <ChipInput
@@ -60,17 +56,12 @@ export const DpaForm = ({
         onChange={set.dataTypes}
         error={shown('data_categories')}
       />
-      <div className="field">
-        <label htmlFor="dpa-purpose">Purpose of the processing (optional)</label>
-        <textarea
-          id="dpa-purpose"
-          rows={3}
-          value={fields.purpose}
-          onChange={(e) => set.purpose(e.target.value)}
-          aria-invalid={shown('processing_purpose') ? true : undefined}
-        />
-        <FieldError id="dpa-purpose-error" message={shown('processing_purpose')} />
-      </div>
+      <Field
+        id="dpa-purpose"
+        label="Purpose of the processing (optional)"
+        problem={shown('processing_purpose')}
+        control={(props) => <textarea {...props} rows={3} value={fields.purpose} onChange={(e) => set.purpose(e.target.value)} />}
+      />
       <SubProcessorsInput
         values={fields.subProcessors}
         onChange={set.subProcessors}
@@ -82,29 +73,20 @@ export const DpaForm = ({
         onChange={set.mechanisms}
         error={shown('transfer_mechanisms')}
       />
-      <div className="field">
-        <label htmlFor="dpa-retention">Retention period (days)</label>
-        <input
-          id="dpa-retention"
-          type="number"
-          min={1}
-          step={1}
-          value={fields.retention}
-          onChange={(e) => set.retention(e.target.value)}
-          aria-invalid={shown('retention_period_days') ? true : undefined}
-        />
-        <FieldError id="dpa-retention-error" message={shown('retention_period_days')} />
-      </div>
-      <div className="field">
-        <label htmlFor="dpa-law">Governing law (country code or text)</label>
-        <input
-          id="dpa-law"
-          value={fields.law}
-          onChange={(e) => set.law(e.target.value)}
-          aria-invalid={shown('law_of_contract') ? true : undefined}
-        />
-        <FieldError id="dpa-law-error" message={shown('law_of_contract')} />
-      </div>
+      <Field
+        id="dpa-retention"
+        label="Retention period (days)"
+        problem={shown('retention_period_days')}
+        control={(props) => (
+          <input {...props} type="number" min={1} step={1} value={fields.retention} onChange={(e) => set.retention(e.target.value)} />
+        )}
+      />
+      <Field
+        id="dpa-law"
+        label="Governing law (country code or text)"
+        problem={shown('law_of_contract')}
+        control={(props) => <input {...props} value={fields.law} onChange={(e) => set.law(e.target.value)} />}
+      />
       {attempted && !valid ? (
         <div role="alert" className="alert">
           Please fix the {count === 1 ? 'field' : `${count} fields`} marked above.

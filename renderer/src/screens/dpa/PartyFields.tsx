@@ -1,4 +1,4 @@
-import { FieldError } from '../../components/FieldError.tsx';
+import { Field } from '../../components/Field.tsx';
 import type { Problems } from './problems.ts';
 import type { Party } from './useDpaForm.ts';
 
@@ -18,24 +18,20 @@ export const PartyFields = ({
 }) => {
   const title = party === 'controller' ? 'Controller' : 'Processor';
   const input = (field: keyof Party, label: string, multiline = false) => {
-    const id = `dpa-${party}-${field}`;
-    const problem = show ? problems[`${party}_details.${field}`] : undefined;
-    const common = {
-      id,
-      value: value[field],
-      'aria-invalid': problem ? true : undefined,
-      'aria-describedby': problem ? `${id}-error` : undefined,
-    };
+    const change = (text: string) => onChange({ ...value, [field]: text });
     return (
-      <div className="field">
-        <label htmlFor={id}>{`${title} ${label}`}</label>
-        {multiline ? (
-          <textarea {...common} rows={3} onChange={(e) => onChange({ ...value, [field]: e.target.value })} />
-        ) : (
-          <input {...common} onChange={(e) => onChange({ ...value, [field]: e.target.value })} />
-        )}
-        <FieldError id={`${id}-error`} message={problem} />
-      </div>
+      <Field
+        id={`dpa-${party}-${field}`}
+        label={`${title} ${label}`}
+        problem={show ? problems[`${party}_details.${field}`] : undefined}
+        control={(props) =>
+          multiline ? (
+            <textarea {...props} rows={3} value={value[field]} onChange={(e) => change(e.target.value)} />
+          ) : (
+            <input {...props} value={value[field]} onChange={(e) => change(e.target.value)} />
+          )
+        }
+      />
     );
   };
   return (
