@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { missingTools } from '../test-support/tools.ts';
 import { DeflatingFile } from './deflating-file.ts';
 import { HashingZip, single } from './hashing-zip.ts';
 import { defaultVerifyLimits } from './verify-limits.ts';
@@ -56,8 +57,11 @@ assert z.testzip() is None
 print(json.dumps({i.filename: [i.compress_type, i.file_size, hashlib.sha256(z.read(i)).hexdigest()] for i in z.infolist()}))
 `;
 
+// Info-ZIP and Python's zipfile read back what we write.
+const missing = missingTools('the ZIP container read-back by unzip, zipinfo and Python', ['unzip', 'zipinfo', 'python3']);
+
 describe('ZIP container writer (pre-deflated entries)', () => {
-  it.each([false, true])(
+  it.skipIf(missing !== null).each([false, true])(
     'writes an archive unzip, zipinfo, python zipfile and our strict reader accept (zip64 forced: %s)',
     async (zip64) => {
       const { path, contents, digests } = await build(zip64);

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { secretNames, settingsEnv, settingsPatchSchema, settingsSchema } from '../config/settings-schema.ts';
 import type { SettingsView } from '../config/settings.ts';
+import { settingsFormSchema } from '../contracts/settings-view.ts';
 import { piiStatus } from '../pii/status.ts';
 import { version } from '../version.ts';
 import { defineOp } from './define.ts';
 
-const settingsJsonSchema = z.toJSONSchema(settingsSchema) as {
-  properties: Record<string, { type?: string; enum?: string[]; anyOf?: unknown[]; title?: string; description?: string }>;
-};
+// Parsed, not cast: the Settings screen builds its form from this shape (core/contracts/settings-view.ts).
+const settingsJsonSchema = settingsFormSchema.parse(z.toJSONSchema(settingsSchema));
 
 /** The settings view plus their JSON Schema and env names, so the Settings screen derives its form. */
 const describedSettings = (view: SettingsView) => ({ ...view, schema: settingsJsonSchema, env: settingsEnv });

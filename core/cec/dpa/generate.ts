@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import type { App } from '../../app.ts';
-import { AppError, SFCECExportError } from '../../errors.ts';
-import { type DpaRequest, describeIssues, dpaRequestSchema } from './input.ts';
+import { type DpaRequest, dpaRequestSchema, type SubProcessorInput } from '../../contracts/dpa.ts';
+import { AppError, describeZodError, SFCECExportError } from '../../errors.ts';
 import { saveDpa } from './store.ts';
 import { renderDpaMarkdown, templateVersion } from './template-v1.ts';
 import type { DPADocument } from './types.ts';
@@ -14,14 +14,14 @@ export type GenerateDpaOptions = {
   readonly lawOfContract: string;
   readonly dataCategories?: readonly string[];
   readonly processingPurpose?: string;
-  readonly subProcessors?: readonly { name: string; location: string; activity: string }[];
+  readonly subProcessors?: readonly SubProcessorInput[];
 };
 
 /** Validates raw (wire-shaped) DPA input; SFCECExportError with code VALIDATION and a field-by-field message. */
 export const parseDpaRequest = (input: unknown): DpaRequest => {
   const parsed = dpaRequestSchema.safeParse(input);
   if (!parsed.success) {
-    throw new SFCECExportError(`Invalid DPA input: ${describeIssues(parsed.error)}`, { code: 'VALIDATION', cause: parsed.error });
+    throw new SFCECExportError(`Invalid DPA input: ${describeZodError(parsed.error, 6)}`, { code: 'VALIDATION', cause: parsed.error });
   }
   return parsed.data;
 };

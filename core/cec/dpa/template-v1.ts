@@ -1,7 +1,7 @@
-import type { DpaRequest, PartyDetails } from './input.ts';
+import type { DpaRequest, PartyDetails } from '../../contracts/dpa.ts';
 import { resolveGoverningLaw } from './law.ts';
 import { escapeMarkdown as md } from './markdown.ts';
-import { sccModuleName, type TransferMechanismId, transferMechanisms } from './mechanisms.ts';
+import { sccModuleName, type TransferMechanismId, transferMechanisms } from '../../contracts/dpa-mechanisms.ts';
 
 /** Bump when the wording changes: a stored document names the template that produced it. */
 export const templateVersion = 'dpa-art28/1.0.0';

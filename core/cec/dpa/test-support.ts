@@ -1,6 +1,6 @@
 import { extractText } from 'unpdf';
 import yauzl from 'yauzl';
-import type { DpaRequestInput } from './input.ts';
+import type { DpaRequestInput } from '../../contracts/dpa.ts';
 
 /** A complete, valid request in wire shape. */
 export const sampleRequest = (): DpaRequestInput => ({

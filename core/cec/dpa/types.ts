@@ -1,5 +1,5 @@
-import type { PartyDetails, SubProcessor } from './input.ts';
-import type { TransferMechanismId } from './mechanisms.ts';
+import type { PartyDetails, SubProcessor } from '../../contracts/dpa.ts';
+import type { TransferMechanismId } from '../../contracts/dpa-mechanisms.ts';
 
 /** Spec 2.4 DPADocument, plus the inputs that shaped the text so a stored document explains itself. */
 export type DPADocument = {

@@ -3,13 +3,14 @@
  * throw-away CA and a TSA certificate (critical extendedKeyUsage timeStamping). Reused by the bundle tests
  * and e2e. Test support only: never imported by product code.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { missingTools } from '../../test-support/tools.ts';
 
 const run = promisify(execFile);
 
@@ -17,13 +18,7 @@ const run = promisify(execFile);
  * Why the `openssl ts` interop tests cannot run here, or null when they can. openssl is the real TSA in those
  * tests (it ships with every mainstream OS); without it they skip and say so.
  */
-export const opensslMissing: string | null = (() => {
-  const probe = spawnSync('openssl', ['version'], { encoding: 'utf8' });
-  if (probe.status === 0) return null;
-  const reason = `openssl not found on PATH (${probe.error?.message ?? `exit ${probe.status}`}): RFC 3161 interop tests skipped`;
-  console.warn(reason);
-  return reason;
-})();
+export const opensslMissing: string | null = missingTools('RFC 3161 interop tests (openssl ts as the TSA)', ['openssl']);
 
 /** How the server answers: normally, or in one of the broken ways a client must survive. */
 export type TestTsaMode = 'normal' | 'http-error' | 'garbage' | 'replay' | 'wrong-type' | 'oversized' | 'hang';

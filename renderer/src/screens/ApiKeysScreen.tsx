@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import { DataTable } from '../components/DataTable.tsx';
 import { Page } from '../components/Page.tsx';
 import { useKeys } from '../state/keys.ts';
 
@@ -61,58 +62,34 @@ export const ApiKeysScreen = () => {
           </div>
         </div>
       ) : null}
-      <table>
-        <caption className="sr-only">API keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Tier</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.length === 0 ? (
-            <tr>
-              <td colSpan={7} className="muted">
-                No API keys yet.
-              </td>
-            </tr>
-          ) : null}
-          {keys.map((key) => (
-            <tr key={key.id}>
-              <td>{key.name}</td>
-              <td>
-                <code>{key.prefix}…</code>
-              </td>
-              <td>
-                {key.tier}
-                {key.scopes.length > 0 ? ` (${key.scopes.join(', ')})` : ''}
-              </td>
-              <td>
-                <span className={`badge ${key.status}`}>{key.status}</span>
-              </td>
-              <td>{new Date(key.created_at).toLocaleString()}</td>
-              <td>{key.last_used_at ? new Date(key.last_used_at).toLocaleString() : '—'}</td>
-              <td>
-                {key.status === 'active' ? (
-                  <div className="row">
-                    <button type="button" onClick={() => void rotate(key.id, 3600)} aria-label={`Rotate ${key.name}`}>
-                      Rotate
-                    </button>
-                    <button type="button" className="danger" onClick={() => void revoke(key.id)} aria-label={`Revoke ${key.name}`}>
-                      Revoke
-                    </button>
-                  </div>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="API keys"
+        rows={keys}
+        rowKey={(key) => key.id}
+        empty="No API keys yet."
+        columns={[
+          { header: 'Name', cell: (key) => key.name },
+          { header: 'Key', cell: (key) => <code>{key.prefix}…</code> },
+          { header: 'Tier', cell: (key) => `${key.tier}${key.scopes.length > 0 ? ` (${key.scopes.join(', ')})` : ''}` },
+          { header: 'Status', cell: (key) => <span className={`badge ${key.status}`}>{key.status}</span> },
+          { header: 'Created', cell: (key) => new Date(key.created_at).toLocaleString() },
+          { header: 'Last used', cell: (key) => (key.last_used_at ? new Date(key.last_used_at).toLocaleString() : '—') },
+          {
+            header: 'Actions',
+            cell: (key) =>
+              key.status === 'active' ? (
+                <div className="row">
+                  <button type="button" onClick={() => void rotate(key.id, 3600)} aria-label={`Rotate ${key.name}`}>
+                    Rotate
+                  </button>
+                  <button type="button" className="danger" onClick={() => void revoke(key.id)} aria-label={`Revoke ${key.name}`}>
+                    Revoke
+                  </button>
+                </div>
+              ) : null,
+          },
+        ]}
+      />
     </Page>
   );
 };

@@ -2,7 +2,6 @@ import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { Page } from '../components/Page.tsx';
 import { useSettings } from '../state/settings.ts';
 
-type Field = { type?: string; enum?: string[]; anyOf?: unknown[]; title?: string; description?: string };
 type Values = Record<string, string | number | boolean>;
 
 const secretLabels: Record<string, string> = {
@@ -28,7 +27,7 @@ export const SettingsScreen = () => {
       </Page>
     );
 
-  const fields = Object.entries(view.schema.properties) as [string, Field][];
+  const fields = Object.entries(view.schema.properties);
   const overridden = new Set<string>(view.overriddenByEnv);
   const submit = (event: FormEvent): void => {
     event.preventDefault();

@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { Page } from '../components/Page.tsx';
 import { type SsoSessionRow, useSsoSessions } from '../state/identity.ts';
-import './UsersScreen.css';
+import { DataTable } from '../components/DataTable.tsx';
+import './SsoSessionsScreen.css';
 import { WorkbenchSessions } from './WorkbenchSessions.tsx';
 
 const stateOf = (session: SsoSessionRow, now: number): 'active' | 'revoked' | 'expired' =>
@@ -51,74 +52,54 @@ export const SsoSessionsScreen = () => {
           Refresh
         </button>
       </div>
-      <table className="sessions-table">
-        <caption className="sr-only">SSO sessions</caption>
-        <thead>
-          <tr>
-            <th scope="col">Session</th>
-            <th scope="col">IdP session</th>
-            <th scope="col">Subject</th>
-            <th scope="col">Project</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Status</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sessions.length === 0 ? (
-            <tr>
-              <td colSpan={7} className="muted">
-                No {includeInactive ? '' : 'active '}sessions.
-              </td>
-            </tr>
-          ) : null}
-          {sessions.map((session) => {
-            const state = stateOf(session, now);
-            return (
-              <tr key={session.session_id}>
-                <td>
-                  <code>{session.session_id}</code>
-                </td>
-                <td>
-                  <code>{session.idp_session_id}</code>
-                </td>
-                <td>
-                  {session.subject}
-                  {session.email ? <div className="muted">{session.email}</div> : null}
-                </td>
-                <td>{session.project_id}</td>
-                <td>{new Date(session.expires_at).toLocaleString()}</td>
-                <td>
-                  <span className={`badge ${state}`}>{state}</span>
-                </td>
-                <td>
-                  {state === 'active' ? (
-                    <div className="row">
-                      <button
-                        type="button"
-                        className="danger"
-                        disabled={loading}
-                        onClick={() => void revokeSession(session.session_id)}
-                        aria-label={`Revoke ${session.session_id}`}
-                      >
-                        Revoke
-                      </button>
-                      <button
-                        type="button"
-                        disabled={loading}
-                        onClick={() => void revokeIdpSession(session.idp_session_id)}
-                        aria-label={`Revoke all of IdP session ${session.idp_session_id}`}
-                      >
-                        Revoke IdP session
-                      </button>
-                    </div>
-                  ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <DataTable
+        label="SSO sessions"
+        className="sessions-table"
+        rows={sessions}
+        rowKey={(session) => session.session_id}
+        empty={`No ${includeInactive ? '' : 'active '}sessions.`}
+        columns={[
+          { header: 'Session', cell: (session) => <code>{session.session_id}</code> },
+          { header: 'IdP session', cell: (session) => <code>{session.idp_session_id}</code> },
+          {
+            header: 'Subject',
+            cell: (session) => (
+              <>
+                {session.subject}
+                {session.email ? <div className="muted">{session.email}</div> : null}
+              </>
+            ),
+          },
+          { header: 'Project', cell: (session) => session.project_id },
+          { header: 'Expires', cell: (session) => new Date(session.expires_at).toLocaleString() },
+          { header: 'Status', cell: (session) => <span className={`badge ${stateOf(session, now)}`}>{stateOf(session, now)}</span> },
+          {
+            header: 'Actions',
+            cell: (session) =>
+              stateOf(session, now) === 'active' ? (
+                <div className="row">
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={loading}
+                    onClick={() => void revokeSession(session.session_id)}
+                    aria-label={`Revoke ${session.session_id}`}
+                  >
+                    Revoke
+                  </button>
+                  <button
+                    type="button"
+                    disabled={loading}
+                    onClick={() => void revokeIdpSession(session.idp_session_id)}
+                    aria-label={`Revoke all of IdP session ${session.idp_session_id}`}
+                  >
+                    Revoke IdP session
+                  </button>
+                </div>
+              ) : null,
+          },
+        ]}
+      />
       <WorkbenchSessions />
     </Page>
   );

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { DataTable } from '../components/DataTable.tsx';
 import { callOp, messageOf } from '../state/call.ts';
 import type { OpOutput } from '../transport/index.ts';
 
@@ -46,56 +47,42 @@ export const WorkbenchSessions = () => {
           Rotate session key (sign everyone out)
         </button>
       </div>
-      <table className="sessions-table">
-        <caption className="sr-only">Workbench sessions</caption>
-        <thead>
-          <tr>
-            <th scope="col">Session</th>
-            <th scope="col">Signed in with</th>
-            <th scope="col">Subject</th>
-            <th scope="col">Tier</th>
-            <th scope="col">From</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sessions.length === 0 ? (
-            <tr>
-              <td colSpan={7} className="muted">
-                No active sessions.
-              </td>
-            </tr>
-          ) : null}
-          {sessions.map((session) => (
-            <tr key={session.id}>
-              <td>
-                <code>{session.id}</code>
-              </td>
-              <td>{session.amr}</td>
-              <td>{session.subject}</td>
-              <td>{session.tier}</td>
-              <td>{session.origin === null ? <span className="muted">login link</span> : <code>{session.origin}</code>}</td>
-              <td>{new Date(session.expires_at).toLocaleString()}</td>
-              <td>
-                <button
-                  type="button"
-                  className="danger"
-                  disabled={busy}
-                  aria-label={`End session ${session.id}`}
-                  onClick={() =>
-                    void run(async () =>
-                      (await callOp('sessions.revoke', { id: session.id })) ? `Ended ${session.id}` : `${session.id} was not live`,
-                    )
-                  }
-                >
-                  End
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Workbench sessions"
+        className="sessions-table"
+        rows={sessions}
+        rowKey={(session) => session.id}
+        empty="No active sessions."
+        columns={[
+          { header: 'Session', cell: (session) => <code>{session.id}</code> },
+          { header: 'Signed in with', cell: (session) => session.amr },
+          { header: 'Subject', cell: (session) => session.subject },
+          { header: 'Tier', cell: (session) => session.tier },
+          {
+            header: 'From',
+            cell: (session) => (session.origin === null ? <span className="muted">login link</span> : <code>{session.origin}</code>),
+          },
+          { header: 'Expires', cell: (session) => new Date(session.expires_at).toLocaleString() },
+          {
+            header: 'Actions',
+            cell: (session) => (
+              <button
+                type="button"
+                className="danger"
+                disabled={busy}
+                aria-label={`End session ${session.id}`}
+                onClick={() =>
+                  void run(async () =>
+                    (await callOp('sessions.revoke', { id: session.id })) ? `Ended ${session.id}` : `${session.id} was not live`,
+                  )
+                }
+              >
+                End
+              </button>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 };

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import { newRequestId, type OpOutput, transport } from '../transport/index.ts';
-import { callOp, messageOf } from './call.ts';
+import { newRequestId, type OpOutput, transport, type Transport } from '../transport/index.ts';
+import { messageOf, opCaller } from './call.ts';
 
 export type BundleListItem = OpOutput<'cec.listBundles'>['items'][number];
 export type BuiltBundle = OpOutput<'cec.buildBundle'>;
@@ -36,8 +36,8 @@ const toBase64 = async (file: File): Promise<string> => {
 };
 
 /** Browsers stream the ZIP to the upload route (the op route caps JSON bodies at 1 MiB); IPC sends it inline. */
-const verifyUpload = async (file: File): Promise<Verification> => {
-  if (transport.kind === 'ipc') return callOp('cec.verifyUpload', { content_base64: await toBase64(file) });
+const verifyUpload = async (via: Transport, file: File): Promise<Verification> => {
+  if (via.kind === 'ipc') return opCaller(via)('cec.verifyUpload', { content_base64: await toBase64(file) });
   const response = await fetch('/v1/risk/cec/verify', {
     method: 'POST',
     credentials: 'same-origin',
@@ -61,61 +61,65 @@ const verifyWith = async (set: (partial: Partial<BundlesState>) => void, name: s
 };
 
 /** Bundles and Verify screens: build with progress, the registry list, reissue, and verification of a ZIP. */
-export const useBundles = create<BundlesState>((set, get) => ({
-  bundles: [],
-  total: 0,
-  building: false,
-  progress: null,
-  built: null,
-  error: null,
-  notice: null,
-  verifying: false,
-  verification: null,
-  verifiedName: null,
-  verifyError: null,
+/** Built over a given Transport (store tests inject a fake); `useBundles` is the app's. */
+export const createBundlesStore = (via: Transport, callOp = opCaller(via)) =>
+  create<BundlesState>((set, get) => ({
+    bundles: [],
+    total: 0,
+    building: false,
+    progress: null,
+    built: null,
+    error: null,
+    notice: null,
+    verifying: false,
+    verification: null,
+    verifiedName: null,
+    verifyError: null,
 
-  loadBundles: async () => {
-    try {
-      const page = await callOp('cec.listBundles', { limit: 50 });
-      set({ bundles: page.items, total: page.total });
-    } catch (error) {
-      set({ error: messageOf(error) });
-    }
-  },
+    loadBundles: async () => {
+      try {
+        const page = await callOp('cec.listBundles', { limit: 50 });
+        set({ bundles: page.items, total: page.total });
+      } catch (error) {
+        set({ error: messageOf(error) });
+      }
+    },
 
-  build: async (form) => {
-    const requestId = newRequestId();
-    set({ building: true, progress: { done: 0, total: null, message: 'starting' }, built: null, error: null, notice: null });
-    const stop = transport.subscribe('progress', (event) => {
-      if (event.requestId === requestId) set({ progress: { done: event.done, total: event.total, message: event.message } });
-    });
-    try {
-      const built = await callOp(
-        'cec.buildBundle',
-        { project_id: form.projectId, date_range: [form.from, form.to], frameworks: form.frameworks },
-        { requestId },
-      );
-      set({ built, notice: `Built ${built.bundle_id}` });
-      await get().loadBundles();
-    } catch (error) {
-      set({ error: messageOf(error) });
-    } finally {
-      stop();
-      set({ building: false, progress: null });
-    }
-  },
+    build: async (form) => {
+      const requestId = newRequestId();
+      set({ building: true, progress: { done: 0, total: null, message: 'starting' }, built: null, error: null, notice: null });
+      const stop = via.subscribe('progress', (event) => {
+        if (event.requestId === requestId) set({ progress: { done: event.done, total: event.total, message: event.message } });
+      });
+      try {
+        const built = await callOp(
+          'cec.buildBundle',
+          { project_id: form.projectId, date_range: [form.from, form.to], frameworks: form.frameworks },
+          { requestId },
+        );
+        set({ built, notice: `Built ${built.bundle_id}` });
+        await get().loadBundles();
+      } catch (error) {
+        set({ error: messageOf(error) });
+      } finally {
+        stop();
+        set({ building: false, progress: null });
+      }
+    },
 
-  reissue: async (bundleId) => {
-    try {
-      const result = await callOp('cec.reissueDownloadUrl', { bundle_id: bundleId });
-      set({ notice: `Download link of ${bundleId} now expires ${result.expires_at}`, error: null });
-      await get().loadBundles();
-    } catch (error) {
-      set({ error: messageOf(error) });
-    }
-  },
+    reissue: async (bundleId) => {
+      try {
+        const result = await callOp('cec.reissueDownloadUrl', { bundle_id: bundleId });
+        set({ notice: `Download link of ${bundleId} now expires ${result.expires_at}`, error: null });
+        await get().loadBundles();
+      } catch (error) {
+        set({ error: messageOf(error) });
+      }
+    },
 
-  verifyFile: (file) => verifyWith(set, file.name, () => verifyUpload(file)),
-  // The shown name never carries a presigned URL's query: it is a credential.
-  verifyUrl: (url) => verifyWith(set, url.split('?')[0] ?? url, () => callOp('cec.verifyUrl', { url })),
-}));
+    verifyFile: (file) => verifyWith(set, file.name, () => verifyUpload(via, file)),
+    // The shown name never carries a presigned URL's query: it is a credential.
+    verifyUrl: (url) => verifyWith(set, url.split('?')[0] ?? url, () => callOp('cec.verifyUrl', { url })),
+  }));
+
+export const useBundles = createBundlesStore(transport);

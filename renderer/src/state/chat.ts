@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { OpOutput } from '../transport/index.ts';
-import { callOp, messageOf } from './call.ts';
+import { type OpOutput, type Transport, transport } from '../transport/index.ts';
+import { messageOf, opCaller } from './call.ts';
 
 export type ChatTurn = { readonly role: 'user' | 'assistant' | 'system'; readonly content: string };
 type Reply = OpOutput<'chat.complete'>;
@@ -14,28 +14,34 @@ type ChatState = {
   clear(): void;
 };
 
-/** The conversation lives in memory only; the provider key never reaches the renderer. */
-export const useChat = create<ChatState>((set, get) => ({
-  turns: [],
-  last: null,
-  sending: false,
-  error: null,
-  send: async (content, options) => {
-    const turns = [...get().turns, { role: 'user' as const, content }];
-    set({ turns, sending: true, error: null });
-    try {
-      const reply = await callOp('chat.complete', {
-        messages: turns,
-        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-        ...(options.model ? { model: options.model } : {}),
-        ...(options.piiFilter ? { pii_filter: options.piiFilter } : {}),
-      });
-      set({ last: reply, turns: reply.ok ? [...turns, { role: 'assistant', content: reply.text }] : turns, error: reply.error });
-    } catch (error) {
-      set({ error: messageOf(error) });
-    } finally {
-      set({ sending: false });
-    }
-  },
-  clear: () => set({ turns: [], last: null, error: null }),
-}));
+/**
+ * The conversation lives in memory only; the provider key never reaches the renderer.
+ * Built over a given Transport (store tests inject a fake); `useChat` is the app's.
+ */
+export const createChatStore = (via: Transport, callOp = opCaller(via)) =>
+  create<ChatState>((set, get) => ({
+    turns: [],
+    last: null,
+    sending: false,
+    error: null,
+    send: async (content, options) => {
+      const turns = [...get().turns, { role: 'user' as const, content }];
+      set({ turns, sending: true, error: null });
+      try {
+        const reply = await callOp('chat.complete', {
+          messages: turns,
+          ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+          ...(options.model ? { model: options.model } : {}),
+          ...(options.piiFilter ? { pii_filter: options.piiFilter } : {}),
+        });
+        set({ last: reply, turns: reply.ok ? [...turns, { role: 'assistant', content: reply.text }] : turns, error: reply.error });
+      } catch (error) {
+        set({ error: messageOf(error) });
+      } finally {
+        set({ sending: false });
+      }
+    },
+    clear: () => set({ turns: [], last: null, error: null }),
+  }));
+
+export const useChat = createChatStore(transport);

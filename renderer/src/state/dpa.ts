@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { OpInput, OpOutput } from '../transport/index.ts';
-import { callOp, messageOf } from './call.ts';
+import { type OpInput, type OpOutput, type Transport, transport } from '../transport/index.ts';
+import { messageOf, opCaller } from './call.ts';
 
 export type DpaInput = OpInput<'dpa.generate'>;
 export type DpaOptions = OpOutput<'dpa.options'>;
@@ -30,69 +30,73 @@ type DpaState = {
 
 let previewSeq = 0;
 
-export const useDpa = create<DpaState>((set, get) => ({
-  options: null,
-  previewHtml: null,
-  previewProblem: null,
-  documents: [],
-  current: null,
-  busy: false,
-  error: null,
-  status: null,
-  init: async () => {
-    try {
-      const [options, list] = await Promise.all([callOp('dpa.options', {}), callOp('dpa.list', {})]);
-      set({ options, documents: list.documents });
-    } catch (error) {
-      set({ error: messageOf(error) });
-    }
-  },
-  preview: async (input) => {
-    // Only the newest request may update the preview: typing fast must not show an older render last.
-    const seq = ++previewSeq;
-    try {
-      const { html } = await callOp('dpa.preview', input);
-      if (seq === previewSeq) set({ previewHtml: html, previewProblem: null });
-    } catch (error) {
-      if (seq === previewSeq) set({ previewProblem: messageOf(error) });
-    }
-  },
-  generate: async (input) => {
-    set({ busy: true, error: null, status: null });
-    try {
-      const document = await callOp('dpa.generate', input);
-      const { documents } = await callOp('dpa.list', {});
-      set({ current: document, documents, status: `Generated ${document.document_id}` });
-      return document;
-    } catch (error) {
-      set({ error: messageOf(error) });
-      return null;
-    } finally {
-      set({ busy: false });
-    }
-  },
-  exportFile: async (id, format) => {
-    set({ error: null });
-    try {
-      const file = await callOp('dpa.export', { id, format });
-      set({ status: `Exported ${file.filename}` });
-      return file;
-    } catch (error) {
-      set({ error: messageOf(error) });
-      return null;
-    }
-  },
-  remove: async (id) => {
-    set({ error: null });
-    try {
-      await callOp('dpa.delete', { id });
-      set({
-        documents: get().documents.filter((document) => document.document_id !== id),
-        current: get().current?.document_id === id ? null : get().current,
-        status: `Deleted ${id}`,
-      });
-    } catch (error) {
-      set({ error: messageOf(error) });
-    }
-  },
-}));
+/** Built over a given Transport (store tests inject a fake); `useDpa` is the app's. */
+export const createDpaStore = (via: Transport, callOp = opCaller(via)) =>
+  create<DpaState>((set, get) => ({
+    options: null,
+    previewHtml: null,
+    previewProblem: null,
+    documents: [],
+    current: null,
+    busy: false,
+    error: null,
+    status: null,
+    init: async () => {
+      try {
+        const [options, list] = await Promise.all([callOp('dpa.options', {}), callOp('dpa.list', {})]);
+        set({ options, documents: list.documents });
+      } catch (error) {
+        set({ error: messageOf(error) });
+      }
+    },
+    preview: async (input) => {
+      // Only the newest request may update the preview: typing fast must not show an older render last.
+      const seq = ++previewSeq;
+      try {
+        const { html } = await callOp('dpa.preview', input);
+        if (seq === previewSeq) set({ previewHtml: html, previewProblem: null });
+      } catch (error) {
+        if (seq === previewSeq) set({ previewProblem: messageOf(error) });
+      }
+    },
+    generate: async (input) => {
+      set({ busy: true, error: null, status: null });
+      try {
+        const document = await callOp('dpa.generate', input);
+        const { documents } = await callOp('dpa.list', {});
+        set({ current: document, documents, status: `Generated ${document.document_id}` });
+        return document;
+      } catch (error) {
+        set({ error: messageOf(error) });
+        return null;
+      } finally {
+        set({ busy: false });
+      }
+    },
+    exportFile: async (id, format) => {
+      set({ error: null });
+      try {
+        const file = await callOp('dpa.export', { id, format });
+        set({ status: `Exported ${file.filename}` });
+        return file;
+      } catch (error) {
+        set({ error: messageOf(error) });
+        return null;
+      }
+    },
+    remove: async (id) => {
+      set({ error: null });
+      try {
+        await callOp('dpa.delete', { id });
+        set({
+          documents: get().documents.filter((document) => document.document_id !== id),
+          current: get().current?.document_id === id ? null : get().current,
+          status: `Deleted ${id}`,
+        });
+      } catch (error) {
+        set({ error: messageOf(error) });
+      }
+    },
+  }));
+
+export const useDpa = createDpaStore(transport);

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { OpOutput } from '../transport/index.ts';
-import { callOp, messageOf } from './call.ts';
+import { type OpOutput, type Transport, transport } from '../transport/index.ts';
+import { messageOf, opCaller } from './call.ts';
 
 type FrameworkList = OpOutput<'frameworks.list'>['frameworks'];
 type ClauseMap = OpOutput<'frameworks.clauseMap'>;
@@ -37,60 +37,64 @@ type FrameworksState = {
 /** How many records the drill-down shows; the Evidence screen pages through the rest. */
 export const drillLimit = 10;
 
-export const useFrameworks = create<FrameworksState>((set, get) => ({
-  frameworks: [],
-  projects: [],
-  map: null,
-  query: null,
-  definitions: {},
-  drill: null,
-  loading: false,
-  error: null,
-  init: async () => {
-    try {
-      const [{ frameworks }, { projects }] = await Promise.all([callOp('frameworks.list', {}), callOp('audit.projects', {})]);
-      set({ frameworks, projects: projects.map((project) => project.project_id) });
-    } catch (error) {
-      set({ error: messageOf(error) });
-    }
-  },
-  showMap: async (query) => {
-    set({ loading: true, error: null, drill: null });
-    try {
-      const [map, clauses] = await Promise.all([
-        callOp('frameworks.clauseMap', {
+/** Built over a given Transport (store tests inject a fake); `useFrameworks` is the app's. */
+export const createFrameworksStore = (via: Transport, callOp = opCaller(via)) =>
+  create<FrameworksState>((set, get) => ({
+    frameworks: [],
+    projects: [],
+    map: null,
+    query: null,
+    definitions: {},
+    drill: null,
+    loading: false,
+    error: null,
+    init: async () => {
+      try {
+        const [{ frameworks }, { projects }] = await Promise.all([callOp('frameworks.list', {}), callOp('audit.projects', {})]);
+        set({ frameworks, projects: projects.map((project) => project.project_id) });
+      } catch (error) {
+        set({ error: messageOf(error) });
+      }
+    },
+    showMap: async (query) => {
+      set({ loading: true, error: null, drill: null });
+      try {
+        const [map, clauses] = await Promise.all([
+          callOp('frameworks.clauseMap', {
+            project_id: query.project_id,
+            frameworks: [query.framework],
+            ...(query.from ? { from: query.from } : {}),
+            ...(query.to ? { to: query.to } : {}),
+          }),
+          callOp('frameworks.clauses', { framework: query.framework }),
+        ]);
+        const definitions = Object.fromEntries(clauses.clauses.map((clause) => [clause.clause_id, clause]));
+        set({ map, query, definitions });
+      } catch (error) {
+        set({ error: messageOf(error), map: null });
+      } finally {
+        set({ loading: false });
+      }
+    },
+    drillInto: async (clauseId, schemaKey) => {
+      const query = get().query;
+      if (query === null) return;
+      const key = `${clauseId}|${schemaKey}`;
+      set({ drill: { key, page: null, error: null } });
+      try {
+        const page = await callOp('audit.query', {
           project_id: query.project_id,
-          frameworks: [query.framework],
+          schema_key: schemaKey,
+          limit: drillLimit,
           ...(query.from ? { from: query.from } : {}),
           ...(query.to ? { to: query.to } : {}),
-        }),
-        callOp('frameworks.clauses', { framework: query.framework }),
-      ]);
-      const definitions = Object.fromEntries(clauses.clauses.map((clause) => [clause.clause_id, clause]));
-      set({ map, query, definitions });
-    } catch (error) {
-      set({ error: messageOf(error), map: null });
-    } finally {
-      set({ loading: false });
-    }
-  },
-  drillInto: async (clauseId, schemaKey) => {
-    const query = get().query;
-    if (query === null) return;
-    const key = `${clauseId}|${schemaKey}`;
-    set({ drill: { key, page: null, error: null } });
-    try {
-      const page = await callOp('audit.query', {
-        project_id: query.project_id,
-        schema_key: schemaKey,
-        limit: drillLimit,
-        ...(query.from ? { from: query.from } : {}),
-        ...(query.to ? { to: query.to } : {}),
-      });
-      if (get().drill?.key === key) set({ drill: { key, page, error: null } });
-    } catch (error) {
-      if (get().drill?.key === key) set({ drill: { key, page: null, error: messageOf(error) } });
-    }
-  },
-  closeDrill: () => set({ drill: null }),
-}));
+        });
+        if (get().drill?.key === key) set({ drill: { key, page, error: null } });
+      } catch (error) {
+        if (get().drill?.key === key) set({ drill: { key, page: null, error: messageOf(error) } });
+      }
+    },
+    closeDrill: () => set({ drill: null }),
+  }));
+
+export const useFrameworks = createFrameworksStore(transport);

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { OpOutput } from '../transport/index.ts';
-import { callOp, messageOf } from './call.ts';
+import { type OpOutput, type Transport, transport } from '../transport/index.ts';
+import { messageOf, opCaller } from './call.ts';
 
 type UserPage = OpOutput<'identity.scimListUsers'>;
 export type DirectoryUser = UserPage['resources'][number];
@@ -28,84 +28,90 @@ type DirectoryState = {
   removeMember(groupId: string, userId: string): Promise<void>;
 };
 
-/** SCIM users and groups for the Users & Groups screen; every change reloads the current page. */
-export const useDirectory = create<DirectoryState>((set, get) => {
-  const run = async (work: () => Promise<string | null>): Promise<void> => {
-    set({ loading: true, error: null, message: null });
-    try {
-      const message = await work();
-      await reload();
-      set({ message });
-    } catch (error) {
-      set({ error: messageOf(error) });
-    } finally {
-      set({ loading: false });
-    }
-  };
-  const reload = async (): Promise<void> => {
-    const { filter, startIndex } = get();
-    const [page, groups] = await Promise.all([
-      callOp('identity.scimListUsers', { filter_str: filter, start_index: startIndex, count: usersPerPage }),
-      callOp('identity.scimListGroups', { count: 100 }),
-    ]);
-    set({ users: page.resources, total: page.total_results, groups: groups.resources });
-  };
-  return {
-    users: [],
-    total: 0,
-    startIndex: 1,
-    filter: '',
-    groups: [],
-    loading: false,
-    error: null,
-    message: null,
-    load: (filter = get().filter, startIndex = 1) => {
-      set({ filter, startIndex });
-      return run(async () => null);
-    },
-    createUser: ({ userName, displayName, email }) =>
-      run(async () => {
-        const user = await callOp('identity.scimCreateUser', {
-          user_data: {
-            userName,
-            ...(displayName === '' ? {} : { displayName }),
-            ...(email === '' ? {} : { emails: [{ value: email, type: 'work', primary: true }] }),
-          },
-        });
-        return `Created ${user.user_name}`;
-      }),
-    setActive: (user, active) =>
-      run(async () => {
-        await callOp('identity.scimPatchUser', { user_id: user.id, patch_ops: [{ op: 'replace', path: 'active', value: active }] });
-        return `${active ? 'Reactivated' : 'Deactivated'} ${user.user_name}`;
-      }),
-    deleteUser: (user) =>
-      run(async () => {
-        await callOp('identity.scimDeleteUser', { user_id: user.id });
-        return `Deleted ${user.user_name}`;
-      }),
-    createGroup: (displayName) =>
-      run(async () => {
-        await callOp('identity.scimCreateGroup', { group_data: { displayName } });
-        return `Created group ${displayName}`;
-      }),
-    deleteGroup: (group) =>
-      run(async () => {
-        await callOp('identity.scimDeleteGroup', { group_id: group.id });
-        return `Deleted group ${group.display_name}`;
-      }),
-    addMember: (groupId, userId) =>
-      run(async () => {
-        const group = await callOp('identity.scimAddMember', { group_id: groupId, user_id: userId });
-        return `Added to ${group.display_name}`;
-      }),
-    removeMember: (groupId, userId) =>
-      run(async () => {
-        const group = await callOp('identity.scimRemoveMember', { group_id: groupId, user_id: userId });
-        return `Removed from ${group.display_name}`;
-      }),
-  };
-});
+/**
+ * SCIM users and groups for the Users & Groups screen; every change reloads the current page.
+ * Built over a given Transport (store tests inject a fake); `useDirectory` is the app's.
+ */
+export const createDirectoryStore = (via: Transport, callOp = opCaller(via)) =>
+  create<DirectoryState>((set, get) => {
+    const run = async (work: () => Promise<string | null>): Promise<void> => {
+      set({ loading: true, error: null, message: null });
+      try {
+        const message = await work();
+        await reload();
+        set({ message });
+      } catch (error) {
+        set({ error: messageOf(error) });
+      } finally {
+        set({ loading: false });
+      }
+    };
+    const reload = async (): Promise<void> => {
+      const { filter, startIndex } = get();
+      const [page, groups] = await Promise.all([
+        callOp('identity.scimListUsers', { filter_str: filter, start_index: startIndex, count: usersPerPage }),
+        callOp('identity.scimListGroups', { count: 100 }),
+      ]);
+      set({ users: page.resources, total: page.total_results, groups: groups.resources });
+    };
+    return {
+      users: [],
+      total: 0,
+      startIndex: 1,
+      filter: '',
+      groups: [],
+      loading: false,
+      error: null,
+      message: null,
+      load: (filter = get().filter, startIndex = 1) => {
+        set({ filter, startIndex });
+        return run(async () => null);
+      },
+      createUser: ({ userName, displayName, email }) =>
+        run(async () => {
+          const user = await callOp('identity.scimCreateUser', {
+            user_data: {
+              userName,
+              ...(displayName === '' ? {} : { displayName }),
+              ...(email === '' ? {} : { emails: [{ value: email, type: 'work', primary: true }] }),
+            },
+          });
+          return `Created ${user.user_name}`;
+        }),
+      setActive: (user, active) =>
+        run(async () => {
+          await callOp('identity.scimPatchUser', { user_id: user.id, patch_ops: [{ op: 'replace', path: 'active', value: active }] });
+          return `${active ? 'Reactivated' : 'Deactivated'} ${user.user_name}`;
+        }),
+      deleteUser: (user) =>
+        run(async () => {
+          await callOp('identity.scimDeleteUser', { user_id: user.id });
+          return `Deleted ${user.user_name}`;
+        }),
+      createGroup: (displayName) =>
+        run(async () => {
+          await callOp('identity.scimCreateGroup', { group_data: { displayName } });
+          return `Created group ${displayName}`;
+        }),
+      deleteGroup: (group) =>
+        run(async () => {
+          await callOp('identity.scimDeleteGroup', { group_id: group.id });
+          return `Deleted group ${group.display_name}`;
+        }),
+      addMember: (groupId, userId) =>
+        run(async () => {
+          const group = await callOp('identity.scimAddMember', { group_id: groupId, user_id: userId });
+          return `Added to ${group.display_name}`;
+        }),
+      removeMember: (groupId, userId) =>
+        run(async () => {
+          const group = await callOp('identity.scimRemoveMember', { group_id: groupId, user_id: userId });
+          return `Removed from ${group.display_name}`;
+        }),
+    };
+  });
+
+export const useDirectory = createDirectoryStore(transport);
 
 type SessionsState = {
   readonly sessions: readonly SsoSessionRow[];
@@ -119,37 +125,41 @@ type SessionsState = {
 };
 
 /** Delegated SSO sessions for the SSO Sessions screen. */
-export const useSsoSessions = create<SessionsState>((set, get) => {
-  const run = async (work: () => Promise<string | null>): Promise<void> => {
-    set({ loading: true, error: null, message: null });
-    try {
-      const message = await work();
-      set({ sessions: await callOp('identity.ssoListSessions', { include_inactive: get().includeInactive }), message });
-    } catch (error) {
-      set({ error: messageOf(error) });
-    } finally {
-      set({ loading: false });
-    }
-  };
-  return {
-    sessions: [],
-    includeInactive: false,
-    loading: false,
-    error: null,
-    message: null,
-    load: (includeInactive = get().includeInactive) => {
-      set({ includeInactive });
-      return run(async () => null);
-    },
-    revokeIdpSession: (idpSessionId) =>
-      run(async () =>
-        (await callOp('identity.ssoRevokeIdpSession', { idp_session_id: idpSessionId }))
-          ? `Revoked every session of IdP session ${idpSessionId}`
-          : `No live session matched IdP session ${idpSessionId}`,
-      ),
-    revokeSession: (sessionId) =>
-      run(async () =>
-        (await callOp('identity.ssoRevokeSession', { session_id: sessionId })) ? `Revoked ${sessionId}` : `${sessionId} was not live`,
-      ),
-  };
-});
+/** Built over a given Transport (store tests inject a fake); `useSsoSessions` is the app's. */
+export const createSsoSessionsStore = (via: Transport, callOp = opCaller(via)) =>
+  create<SessionsState>((set, get) => {
+    const run = async (work: () => Promise<string | null>): Promise<void> => {
+      set({ loading: true, error: null, message: null });
+      try {
+        const message = await work();
+        set({ sessions: await callOp('identity.ssoListSessions', { include_inactive: get().includeInactive }), message });
+      } catch (error) {
+        set({ error: messageOf(error) });
+      } finally {
+        set({ loading: false });
+      }
+    };
+    return {
+      sessions: [],
+      includeInactive: false,
+      loading: false,
+      error: null,
+      message: null,
+      load: (includeInactive = get().includeInactive) => {
+        set({ includeInactive });
+        return run(async () => null);
+      },
+      revokeIdpSession: (idpSessionId) =>
+        run(async () =>
+          (await callOp('identity.ssoRevokeIdpSession', { idp_session_id: idpSessionId }))
+            ? `Revoked every session of IdP session ${idpSessionId}`
+            : `No live session matched IdP session ${idpSessionId}`,
+        ),
+      revokeSession: (sessionId) =>
+        run(async () =>
+          (await callOp('identity.ssoRevokeSession', { session_id: sessionId })) ? `Revoked ${sessionId}` : `${sessionId} was not live`,
+        ),
+    };
+  });
+
+export const useSsoSessions = createSsoSessionsStore(transport);

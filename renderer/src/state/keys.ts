@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { OpInput, OpOutput } from '../transport/index.ts';
-import { callOp, messageOf } from './call.ts';
+import { type OpInput, type OpOutput, type Transport, transport } from '../transport/index.ts';
+import { messageOf, opCaller } from './call.ts';
 
 type KeyList = OpOutput<'keys.list'>;
 type CreatedKey = OpOutput<'keys.create'>;
@@ -18,38 +18,42 @@ type KeysState = {
   dismissSecret(): void;
 };
 
-export const useKeys = create<KeysState>((set, get) => {
-  const guarded = async (work: () => Promise<void>): Promise<void> => {
-    set({ loading: true, error: null });
-    try {
-      await work();
-    } catch (error) {
-      set({ error: messageOf(error) });
-    } finally {
-      set({ loading: false });
-    }
-  };
-  return {
-    keys: [],
-    loading: false,
-    error: null,
-    revealed: null,
-    load: () => guarded(async () => set({ keys: await callOp('keys.list', {}) })),
-    create: (input) =>
-      guarded(async () => {
-        set({ revealed: await callOp('keys.create', input) });
-        set({ keys: await callOp('keys.list', {}) });
-      }),
-    rotate: (id, graceSeconds) =>
-      guarded(async () => {
-        set({ revealed: await callOp('keys.rotate', { id, grace_seconds: graceSeconds }) });
-        set({ keys: await callOp('keys.list', {}) });
-      }),
-    revoke: (id) =>
-      guarded(async () => {
-        await callOp('keys.revoke', { id });
-        await get().load();
-      }),
-    dismissSecret: () => set({ revealed: null }),
-  };
-});
+/** Built over a given Transport (store tests inject a fake); `useKeys` is the app's. */
+export const createKeysStore = (via: Transport, callOp = opCaller(via)) =>
+  create<KeysState>((set, get) => {
+    const guarded = async (work: () => Promise<void>): Promise<void> => {
+      set({ loading: true, error: null });
+      try {
+        await work();
+      } catch (error) {
+        set({ error: messageOf(error) });
+      } finally {
+        set({ loading: false });
+      }
+    };
+    return {
+      keys: [],
+      loading: false,
+      error: null,
+      revealed: null,
+      load: () => guarded(async () => set({ keys: await callOp('keys.list', {}) })),
+      create: (input) =>
+        guarded(async () => {
+          set({ revealed: await callOp('keys.create', input) });
+          set({ keys: await callOp('keys.list', {}) });
+        }),
+      rotate: (id, graceSeconds) =>
+        guarded(async () => {
+          set({ revealed: await callOp('keys.rotate', { id, grace_seconds: graceSeconds }) });
+          set({ keys: await callOp('keys.list', {}) });
+        }),
+      revoke: (id) =>
+        guarded(async () => {
+          await callOp('keys.revoke', { id });
+          await get().load();
+        }),
+      dismissSecret: () => set({ revealed: null }),
+    };
+  });
+
+export const useKeys = createKeysStore(transport);

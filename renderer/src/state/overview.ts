@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { OpOutput } from '../transport/index.ts';
-import { callOp, messageOf } from './call.ts';
+import { type OpOutput, type Transport, transport } from '../transport/index.ts';
+import { messageOf, opCaller } from './call.ts';
 
 export type OverviewReply = OpOutput<'posture.overview'>;
 export type Overview = NonNullable<OverviewReply['overview']>;
@@ -22,66 +22,70 @@ type OverviewState = {
   verifyBundle(bundleId: string, zipPath: string): Promise<void>;
 };
 
-export const useOverview = create<OverviewState>((set, get) => {
-  const verifyChain = async (projectId: string): Promise<void> => {
-    set({ chain: { project: projectId, result: null, error: null } });
-    try {
-      const result = await callOp('audit.verifyChain', { project_id: projectId });
-      if (get().chain?.project === projectId) set({ chain: { project: projectId, result, error: null } });
-    } catch (error) {
-      if (get().chain?.project === projectId) set({ chain: { project: projectId, result: null, error: messageOf(error) } });
-    }
-  };
-  return {
-    reply: null,
-    loading: false,
-    busy: false,
-    error: null,
-    chain: null,
-    bundleChecks: {},
-    load: async (projectId) => {
-      set({ loading: true, error: null });
+/** Built over a given Transport (store tests inject a fake); `useOverview` is the app's. */
+export const createOverviewStore = (via: Transport, callOp = opCaller(via)) =>
+  create<OverviewState>((set, get) => {
+    const verifyChain = async (projectId: string): Promise<void> => {
+      set({ chain: { project: projectId, result: null, error: null } });
       try {
-        const reply = await callOp('posture.overview', projectId === undefined ? {} : { project_id: projectId });
-        set({ reply, bundleChecks: {} });
-        const shown = reply.overview;
-        if (shown?.chain) void verifyChain(shown.project_id);
-        else set({ chain: null });
+        const result = await callOp('audit.verifyChain', { project_id: projectId });
+        if (get().chain?.project === projectId) set({ chain: { project: projectId, result, error: null } });
       } catch (error) {
-        set({ error: messageOf(error) });
-      } finally {
-        set({ loading: false });
+        if (get().chain?.project === projectId) set({ chain: { project: projectId, result: null, error: messageOf(error) } });
       }
-    },
-    loadSample: async () => {
-      set({ busy: true, error: null });
-      try {
-        const sample = await callOp('posture.loadSample', {});
-        await get().load(sample.project_id);
-      } catch (error) {
-        set({ error: messageOf(error) });
-      } finally {
-        set({ busy: false });
-      }
-    },
-    removeSample: async (projectId) => {
-      set({ busy: true, error: null });
-      try {
-        await callOp('posture.removeSample', { project_id: projectId });
-        await get().load();
-      } catch (error) {
-        set({ error: messageOf(error) });
-      } finally {
-        set({ busy: false });
-      }
-    },
-    verifyBundle: async (bundleId, zipPath) => {
-      try {
-        const result = await callOp('cec.verifyBundle', { zip_path: zipPath });
-        set({ bundleChecks: { ...get().bundleChecks, [bundleId]: result } });
-      } catch (error) {
-        set({ bundleChecks: { ...get().bundleChecks, [bundleId]: messageOf(error) } });
-      }
-    },
-  };
-});
+    };
+    return {
+      reply: null,
+      loading: false,
+      busy: false,
+      error: null,
+      chain: null,
+      bundleChecks: {},
+      load: async (projectId) => {
+        set({ loading: true, error: null });
+        try {
+          const reply = await callOp('posture.overview', projectId === undefined ? {} : { project_id: projectId });
+          set({ reply, bundleChecks: {} });
+          const shown = reply.overview;
+          if (shown?.chain) void verifyChain(shown.project_id);
+          else set({ chain: null });
+        } catch (error) {
+          set({ error: messageOf(error) });
+        } finally {
+          set({ loading: false });
+        }
+      },
+      loadSample: async () => {
+        set({ busy: true, error: null });
+        try {
+          const sample = await callOp('posture.loadSample', {});
+          await get().load(sample.project_id);
+        } catch (error) {
+          set({ error: messageOf(error) });
+        } finally {
+          set({ busy: false });
+        }
+      },
+      removeSample: async (projectId) => {
+        set({ busy: true, error: null });
+        try {
+          await callOp('posture.removeSample', { project_id: projectId });
+          await get().load();
+        } catch (error) {
+          set({ error: messageOf(error) });
+        } finally {
+          set({ busy: false });
+        }
+      },
+      verifyBundle: async (bundleId, zipPath) => {
+        try {
+          const result = await callOp('cec.verifyBundle', { zip_path: zipPath });
+          set({ bundleChecks: { ...get().bundleChecks, [bundleId]: result } });
+        } catch (error) {
+          set({ bundleChecks: { ...get().bundleChecks, [bundleId]: messageOf(error) } });
+        }
+      },
+    };
+  });
+
+export const useOverview = createOverviewStore(transport);

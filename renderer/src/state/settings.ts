@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { OpInput, OpOutput } from '../transport/index.ts';
-import { callOp, messageOf } from './call.ts';
+import { type OpInput, type OpOutput, type Transport, transport } from '../transport/index.ts';
+import { messageOf, opCaller } from './call.ts';
 
 type View = OpOutput<'settings.get'>;
 
@@ -13,26 +13,30 @@ type SettingsState = {
   save(change: OpInput<'settings.update'>): Promise<void>;
 };
 
-export const useSettings = create<SettingsState>((set) => ({
-  view: null,
-  saving: false,
-  error: null,
-  saved: false,
-  load: async () => {
-    try {
-      set({ view: await callOp('settings.get', {}), error: null });
-    } catch (error) {
-      set({ error: messageOf(error) });
-    }
-  },
-  save: async (change) => {
-    set({ saving: true, error: null, saved: false });
-    try {
-      set({ view: await callOp('settings.update', change), saved: true });
-    } catch (error) {
-      set({ error: messageOf(error) });
-    } finally {
-      set({ saving: false });
-    }
-  },
-}));
+/** Built over a given Transport (store tests inject a fake); `useSettings` is the app's. */
+export const createSettingsStore = (via: Transport, callOp = opCaller(via)) =>
+  create<SettingsState>((set) => ({
+    view: null,
+    saving: false,
+    error: null,
+    saved: false,
+    load: async () => {
+      try {
+        set({ view: await callOp('settings.get', {}), error: null });
+      } catch (error) {
+        set({ error: messageOf(error) });
+      }
+    },
+    save: async (change) => {
+      set({ saving: true, error: null, saved: false });
+      try {
+        set({ view: await callOp('settings.update', change), saved: true });
+      } catch (error) {
+        set({ error: messageOf(error) });
+      } finally {
+        set({ saving: false });
+      }
+    },
+  }));
+
+export const useSettings = createSettingsStore(transport);

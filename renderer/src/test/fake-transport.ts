@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../../core/errors.ts';
 import type { OpName, OpResult, SessionApi, SessionInfo, Transport } from '../transport/transport.ts';
 
 /** A Transport for store tests: answers ops from a table of handlers and records every call. */
@@ -6,6 +7,13 @@ export type FakeTransport = Transport & {
   readonly sessionCalls: string[];
 };
 
+/** Answers one op; may be async, so a test can hold an answer back and release it later. */
+export type FakeOp = (input: unknown) => OpResult<unknown> | Promise<OpResult<unknown>>;
+
+/** A success and a failure as the transports report them. */
+export const ok = (value: unknown): OpResult<unknown> => ({ ok: true, value });
+export const fail = (code: ErrorCode, message: string): OpResult<unknown> => ({ ok: false, error: { code, message } });
+
 export const signedOut: SessionInfo = {
   authenticated: false,
   subject: '',
@@ -13,9 +21,7 @@ export const signedOut: SessionInfo = {
   sso: { required: 'off', saml: false, oidc: false },
 };
 
-export const fakeTransport = (
-  options: { ops?: Partial<Record<OpName, (input: unknown) => OpResult<unknown>>>; session?: Partial<SessionApi> } = {},
-): FakeTransport => {
+export const fakeTransport = (options: { ops?: Partial<Record<OpName, FakeOp>>; session?: Partial<SessionApi> } = {}): FakeTransport => {
   const calls: FakeTransport['calls'] = [];
   const sessionCalls: string[] = [];
   let current: SessionInfo = signedOut;
@@ -26,7 +32,7 @@ export const fakeTransport = (
     call: async (name, input) => {
       calls.push({ name, input });
       const handler = options.ops?.[name];
-      return (handler?.(input) ?? { ok: false, error: { code: 'NOT_FOUND', message: `no fake for ${name}` } }) as never;
+      return ((await handler?.(input)) ?? fail('NOT_FOUND', `no fake for ${name}`)) as never;
     },
     subscribe: () => () => {},
     session: {

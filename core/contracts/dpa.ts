@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { describeZodError } from '../../errors.ts';
-import { canonicalMechanisms, resolveTransferMechanism, type TransferMechanismId, transferMechanismIds } from './mechanisms.ts';
+import { canonicalMechanisms, resolveTransferMechanism, type TransferMechanismId, transferMechanismIds } from './dpa-mechanisms.ts';
 
 /**
- * The one validation of DPA input (snake_case, as on the wire). Text is NFC-normalised and trimmed; characters
+ * The one validation of DPA input (snake_case, as on the wire), shared by the server (ops, HTTP, CLI) and the
+ * renderer's DPA form, which shows these messages and limits before the server is asked. Text is NFC-normalised and trimmed; characters
  * that break XML or PDF (C0/C1 controls, lone surrogates, U+FFFE/U+FFFF) are refused with a clear message rather
  * than silently dropped, so what the parties sign is what they typed.
  */
@@ -27,7 +27,7 @@ const loneSurrogate = /\p{Cs}/u;
 
 const cleanText = (value: string): string => value.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').normalize('NFC').trim();
 
-const textChecks = (schema: z.ZodType<string>, max: number, multiline: boolean) =>
+const textChecks = <S extends z.ZodType<string, string>>(schema: S, max: number, multiline: boolean) =>
   schema
     .refine((v) => [...v].length <= max, `must be at most ${max} characters`)
     .refine((v) => !(multiline ? controlChars : controlCharsOrNewline).test(v), 'must not contain control characters')
@@ -62,6 +62,7 @@ export const partyDetailsSchema = z.strictObject(
   },
   { error: objectError },
 );
+export type PartyDetailsInput = z.input<typeof partyDetailsSchema>;
 export type PartyDetails = z.output<typeof partyDetailsSchema>;
 
 const textList = (max: number, what: string) =>
@@ -97,6 +98,7 @@ export const subProcessorSchema = z.strictObject({
   location: text(dpaLimits.name),
   activity: text(dpaLimits.contact),
 });
+export type SubProcessorInput = z.input<typeof subProcessorSchema>;
 export type SubProcessor = z.output<typeof subProcessorSchema>;
 
 export const dpaRequestSchema = z.strictObject({
@@ -125,5 +127,3 @@ export const dpaRequestSchema = z.strictObject({
 });
 export type DpaRequestInput = z.input<typeof dpaRequestSchema>;
 export type DpaRequest = z.output<typeof dpaRequestSchema>;
-
-export const describeIssues = (error: z.ZodError): string => describeZodError(error, 6);
