@@ -42,7 +42,9 @@ export const stringCheck = (def: Def): ((text: string) => boolean) => {
   let max = Number.POSITIVE_INFINITY;
   const patterns: RegExp[] = [];
   const overwrites: ((text: string) => unknown)[] = [];
-  const all = [...(typeof def.check === 'string' ? [def as unknown as CheckDef] : []), ...checksOf(def)];
+  // A string schema that is itself a format (z.iso.datetime()) carries its check on the def, not in `checks`.
+  const own = def.check;
+  const all: CheckDef[] = [...(typeof own === 'string' ? [{ ...def, check: own }] : []), ...checksOf(def)];
   for (const check of all) {
     if (check.check === 'overwrite') overwrites.push(check.tx as (text: string) => unknown);
     else if (check.check === 'min_length') min = Math.max(min, check.minimum as number);
