@@ -57,7 +57,10 @@ export const test = base.extend<{ screenshotTo: (name: string) => Promise<void> 
       const firstLink = await new Promise<string>((resolve, reject) => {
         let out = '';
         // Generous: on a loaded 2-core runner, `svc keys create` plus a cold `svc serve` can take tens of seconds.
-        const timer = setTimeout(() => reject(new Error(`svc serve did not start: ${out}`)), 90_000);
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL'); // no orphaned server when the fixture gives up
+          reject(new Error(`svc serve did not start: ${out}`));
+        }, 90_000);
         // The one-time link goes to stderr, never into the JSON log on stdout.
         child.stderr?.on('data', (chunk: Buffer) => {
           out += chunk.toString();
