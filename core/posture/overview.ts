@@ -68,7 +68,7 @@ export const projectOverview = async (app: App, projectId: string) => {
     )
     .get(projectId);
   const tsa = await tsaAlert(app);
-  const anchoring = anchoringLag(app, projectId);
+  const anchoring = anchoringLag(app, projectId, head);
   const lagAlert = anchorLagAlert(app, projectId, anchoring);
   const alerts: Alert[] = [
     ...evidenceAlerts(map),

@@ -14,9 +14,8 @@ export type AnchoringLag = {
   readonly lag_seconds: number;
 };
 
-/** The anchoring lag of a project's chain, or null for a project without records. */
-export const anchoringLag = (app: App, projectId: string): AnchoringLag | null => {
-  const head = app.db.prepare<[string], { head_seq: number }>('SELECT head_seq FROM audit_chain_heads WHERE project_id = ?').get(projectId);
+/** The anchoring lag of a project's chain up to its head (which the caller has read), or null without records. */
+export const anchoringLag = (app: App, projectId: string, head: { readonly head_seq: number } | undefined): AnchoringLag | null => {
   if (head === undefined) return null;
   const anchor = latestAnchor(app, projectId);
   const anchoredSeq = anchor?.seq ?? 0;

@@ -39,10 +39,8 @@ export const SsoSessionsScreen = () => {
       title="SSO Sessions"
       description="Sessions delegated from an identity provider's session. They last 8 hours; revoking the IdP session ends every session derived from it."
       error={error}
+      status={message}
     >
-      <div role="status" className="status-line">
-        {message}
-      </div>
       <RevokeByIdp />
       <div className="row pager">
         <label className="inline">

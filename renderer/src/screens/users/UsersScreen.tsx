@@ -16,10 +16,8 @@ export const UsersScreen = () => {
       title="Users & Groups"
       description="Users and groups provisioned over SCIM 2.0 (/scim/v2) by Okta, Entra ID or by hand. Deactivating a user revokes their SSO sessions and API keys."
       error={error}
+      status={message}
     >
-      <div role="status" className="status-line">
-        {message}
-      </div>
       <UserSearch />
       <CreateUser />
       <UsersTable users={users} groups={groups} />
