@@ -5,10 +5,12 @@ import { createSettingsService, type SettingsService } from './config/settings.t
 import type { Logger } from './log.ts';
 import { silentLogger } from './log.ts';
 import { migrations } from './migrations.ts';
+import type { Database } from './store/database.ts';
 import { type Db, openDatabase } from './store/db.ts';
 import { refuseUnfinishedPostgres } from './store/postgres-readiness.ts';
 import { securePrivateTree } from './store/private-files.ts';
 import { databaseFile } from './store/snapshot.ts';
+import { sqliteDatabase } from './store/sqlite-database.ts';
 
 /** What long operations report while they run; the renderer shows it as progress. */
 export type ProgressEvent = {
@@ -45,7 +47,10 @@ const createEventBus = (): EventBus => {
  * it through `service()`, so a domain never needs a central registry edited for it.
  */
 export type App = {
+  /** The synchronous SQLite connection of the domains not yet moved to `database`; goes when the last one moves. */
   readonly db: Db;
+  /** The asynchronous storage every moved domain uses: SQLite here, PostgreSQL once openApp selects it. */
+  readonly database: Database;
   /** null when the app runs on `:memory:` (tests). */
   readonly dataDir: string | null;
   readonly env: NodeJS.ProcessEnv;
@@ -80,6 +85,7 @@ export const createApp = (options: CreateAppOptions): App => {
   const services = new Map<string, unknown>();
   const app: App = {
     db,
+    database: sqliteDatabase(db),
     dataDir: memory ? null : options.dataDir,
     env,
     settings: createSettingsService(db, secrets, env),
