@@ -72,6 +72,8 @@ export type CreateAppOptions = {
   readonly log?: Logger;
   readonly now?: () => Date;
   readonly openExternal?: (url: string) => Promise<void>;
+  /** The moved domains' storage when it is not the SQLite file (tests on PostgreSQL: core/test-support/backends.ts). */
+  readonly database?: Database;
 };
 
 export const createApp = (options: CreateAppOptions): App => {
@@ -85,7 +87,7 @@ export const createApp = (options: CreateAppOptions): App => {
   const services = new Map<string, unknown>();
   const app: App = {
     db,
-    database: sqliteDatabase(db),
+    database: options.database ?? sqliteDatabase(db),
     dataDir: memory ? null : options.dataDir,
     env,
     settings: createSettingsService(db, secrets, env),

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
+import { type App, type CreateAppOptions, createApp } from '../app.ts';
 import { migrations, postgresMigrations } from '../migrations.ts';
 import type { Database, Dialect } from '../store/database.ts';
 import { openDatabase } from '../store/db.ts';
@@ -78,6 +79,51 @@ export const databasePerTest = (backend: TestBackend): (() => TestDatabase) => {
   });
   return () => {
     if (current === undefined) throw new Error('databasePerTest: only inside a test');
+    return current;
+  };
+};
+
+/** A test's app: on SQLite one file holds every domain (as in production); on PostgreSQL `app.database` is fresh per test. */
+export type TestApp = {
+  readonly app: App;
+  /** Another app on the same database, as a second `svc serve` instance would be (SQLite: the same app). */
+  second(): Promise<App>;
+};
+
+/**
+ * A fresh app per test on `backend`: `describe.each(testBackends)('... on $name', (backend) => { const t =
+ * appPerTest(backend); ... t().app ... })`. On PostgreSQL the domains not yet moved keep an in-memory SQLite
+ * connection (`app.db`), so a moved domain's test must not rely on an unmoved domain's rows there.
+ */
+export const appPerTest = (backend: TestBackend, options: Omit<CreateAppOptions, 'dataDir' | 'database'> = {}): (() => TestApp) => {
+  let current: TestApp | undefined;
+  const cleanups: (() => Promise<void> | void)[] = [];
+  beforeEach(async () => {
+    if (backend.name === 'sqlite') {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-test-app-'));
+      const app = createApp({ env: {}, ...options, dataDir: dir });
+      cleanups.push(() => {
+        app.close();
+        rmSync(dir, { recursive: true, force: true });
+      });
+      current = { app, second: async () => app };
+      return;
+    }
+    const database = await backend.open();
+    const open = (db: Database): App => {
+      const app = createApp({ env: {}, ...options, dataDir: ':memory:', database: db });
+      cleanups.unshift(() => app.close());
+      return app;
+    };
+    cleanups.push(() => database.close());
+    current = { app: open(database.database), second: async () => open(await database.connect()) };
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+    current = undefined;
+  });
+  return () => {
+    if (current === undefined) throw new Error('appPerTest: only inside a test');
     return current;
   };
 };
