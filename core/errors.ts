@@ -1,22 +1,12 @@
 import type { z } from 'zod';
+import type { ErrorCode } from './contracts/errors.ts';
 
 /**
  * One error vocabulary for the whole core. Every failure that crosses a boundary (IPC, HTTP, CLI) is an
  * AppError with a stable code; the adapters turn codes into statuses. Domain families named by the spec
  * (SFCECError, SFIdentityError) are AppErrors too, so callers may catch either.
  */
-export const errorCodes = [
-  'VALIDATION',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'PAYLOAD_TOO_LARGE',
-  'UNPROCESSABLE',
-  'UNAVAILABLE',
-  'INTERNAL',
-] as const;
-export type ErrorCode = (typeof errorCodes)[number];
+export { type ErrorCode, errorCodes, httpStatusFor } from './contracts/errors.ts';
 
 export type AppErrorOptions = {
   readonly cause?: unknown;
@@ -89,31 +79,6 @@ export const wrapOptions = (error: unknown): AppErrorOptions & { code?: ErrorCod
         ...(error.detail === undefined ? {} : { detail: error.detail }),
       }
     : { cause: error };
-
-export const httpStatusFor = (code: ErrorCode): number => {
-  switch (code) {
-    case 'VALIDATION':
-      return 400;
-    case 'UNAUTHENTICATED':
-      return 401;
-    case 'FORBIDDEN':
-      return 403;
-    case 'NOT_FOUND':
-      return 404;
-    case 'CONFLICT':
-      return 409;
-    case 'PAYLOAD_TOO_LARGE':
-      return 413;
-    case 'UNPROCESSABLE':
-      return 422;
-    case 'UNAVAILABLE':
-      return 503;
-    case 'INTERNAL':
-      return 500;
-    default:
-      return missingCase(code);
-  }
-};
 
 /** Exhaustiveness guard for switches over unions. */
 export function missingCase(value: never): never {

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { newRequestId, type OpOutput, transport, type Transport } from '../transport/index.ts';
-import { messageOf, opCaller } from './call.ts';
+import { messageOf, OpFailure, opCaller } from './call.ts';
 
 export type BundleListItem = OpOutput<'cec.listBundles'>['items'][number];
 export type BuiltBundle = OpOutput<'cec.buildBundle'>;
@@ -26,27 +26,6 @@ type BundlesState = {
   verifyFile(file: File): Promise<void>;
   /** Verifies a bundle the app downloads first: `s3://bucket/key` or a presigned http(s) URL. */
   verifyUrl(url: string): Promise<void>;
-};
-
-const toBase64 = async (file: File): Promise<string> => {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-};
-
-/** Browsers stream the ZIP to the upload route (the op route caps JSON bodies at 1 MiB); IPC sends it inline. */
-const verifyUpload = async (via: Transport, file: File): Promise<Verification> => {
-  if (via.kind === 'ipc') return opCaller(via)('cec.verifyUpload', { content_base64: await toBase64(file) });
-  const response = await fetch('/v1/risk/cec/verify', {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/zip' },
-    body: file,
-  });
-  const body = (await response.json()) as Verification | { detail: string };
-  if (!response.ok || 'detail' in body) throw new Error('detail' in body ? body.detail : `Upload failed (${response.status})`);
-  return body;
 };
 
 const verifyWith = async (set: (partial: Partial<BundlesState>) => void, name: string, run: () => Promise<Verification>) => {
@@ -117,7 +96,12 @@ export const createBundlesStore = (via: Transport, callOp = opCaller(via)) =>
       }
     },
 
-    verifyFile: (file) => verifyWith(set, file.name, () => verifyUpload(via, file)),
+    verifyFile: (file) =>
+      verifyWith(set, file.name, async () => {
+        const result = await via.verifyBundleFile(file);
+        if (!result.ok) throw new OpFailure(result.error.code, result.error.message);
+        return result.value;
+      }),
     // The shown name never carries a presigned URL's query: it is a credential.
     verifyUrl: (url) => verifyWith(set, url.split('?')[0] ?? url, () => callOp('cec.verifyUrl', { url })),
   }));

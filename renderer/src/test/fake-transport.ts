@@ -1,3 +1,4 @@
+import type { AppEventName, AppEvents } from '../../../core/app.ts';
 import type { ErrorCode } from '../../../core/errors.ts';
 import type { OpName, OpResult, SessionApi, SessionInfo, Transport } from '../transport/transport.ts';
 
@@ -5,6 +6,8 @@ import type { OpName, OpResult, SessionApi, SessionInfo, Transport } from '../tr
 export type FakeTransport = Transport & {
   readonly calls: { readonly name: OpName; readonly input: unknown }[];
   readonly sessionCalls: string[];
+  /** Delivers an event to the store's subscribers, as the core's progress events arrive. */
+  emit<E extends AppEventName>(name: E, payload: AppEvents[E]): void;
 };
 
 /** Answers one op; may be async, so a test can hold an answer back and release it later. */
@@ -25,16 +28,27 @@ export const fakeTransport = (options: { ops?: Partial<Record<OpName, FakeOp>>; 
   const calls: FakeTransport['calls'] = [];
   const sessionCalls: string[] = [];
   let current: SessionInfo = signedOut;
+  const listeners = new Set<{ name: AppEventName; listener: (payload: never) => void }>();
+  const call: Transport['call'] = async (name, input) => {
+    calls.push({ name, input });
+    const handler = options.ops?.[name];
+    return ((await handler?.(input)) ?? fail('NOT_FOUND', `no fake for ${name}`)) as never;
+  };
   return {
     kind: 'http',
     calls,
     sessionCalls,
-    call: async (name, input) => {
-      calls.push({ name, input });
-      const handler = options.ops?.[name];
-      return ((await handler?.(input)) ?? fail('NOT_FOUND', `no fake for ${name}`)) as never;
+    call,
+    subscribe: (name, listener) => {
+      const entry = { name, listener };
+      listeners.add(entry);
+      return () => void listeners.delete(entry);
     },
-    subscribe: () => () => {},
+    emit: (name, payload) => {
+      for (const entry of listeners) if (entry.name === name) entry.listener(payload as never);
+    },
+    // The file goes to the fake's 'cec.verifyUpload' handler, as the IPC transport sends it.
+    verifyBundleFile: (file) => call('cec.verifyUpload', { file } as never) as never,
     session: {
       current: options.session?.current ?? (async () => current),
       loginWithKey:

@@ -18,4 +18,12 @@ export const ipcTransport = (bridge: WorkbenchBridge): Transport => ({
   },
   call: (name, input, options) => bridge.call(name, input, options) as never,
   subscribe: (name, listener) => bridge.subscribe(name, listener as (payload: unknown) => void),
+  verifyBundleFile: async (file) => bridge.call('cec.verifyUpload', { content_base64: await toBase64(file) }) as never,
 });
+
+const toBase64 = async (file: Blob): Promise<string> => {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+};

@@ -13,6 +13,11 @@ export type Transport = {
   call<N extends OpName>(name: N, input: OpInput<N>, options?: CallOptions): Promise<OpResult<OpOutput<N>>>;
   subscribe<E extends AppEventName>(name: E, listener: (payload: AppEvents[E]) => void): () => void;
   readonly session: SessionApi;
+  /**
+   * Verifies a bundle ZIP the user picked. IPC sends it inline to `cec.verifyUpload`; a browser streams it to
+   * the upload route, since the op route caps JSON bodies at 1 MiB.
+   */
+  verifyBundleFile(file: Blob): Promise<OpResult<OpOutput<'cec.verifyBundle'>>>;
 };
 
 /**
