@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { DataTable } from '../components/DataTable.tsx';
 import { useAnchors } from '../state/anchors.ts';
 
 const kindLabel = { rfc3161: 'RFC 3161 token (TSA)', ed25519: 'Ed25519 checkpoint (producer only)' } as const;
@@ -30,32 +31,17 @@ export const AnchorsPanel = ({ projectId }: { projectId: string | null }) => {
         </p>
       ) : null}
       {anchors.length > 0 ? (
-        <table>
-          <caption className="sr-only">Chain anchors</caption>
-          <thead>
-            <tr>
-              <th scope="col">Seq</th>
-              <th scope="col">Head hash</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Created (UTC)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {anchors
-              .slice(-10)
-              .reverse()
-              .map((a) => (
-                <tr key={a.seq}>
-                  <td>{a.seq}</td>
-                  <td className="mono" title={a.head_hash}>
-                    {a.head_hash.slice(0, 16)}…
-                  </td>
-                  <td>{kindLabel[a.kind]}</td>
-                  <td>{a.created_at}</td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Chain anchors"
+          rows={anchors.slice(-10).reverse()}
+          rowKey={(a) => String(a.seq)}
+          columns={[
+            { header: 'Seq', cell: (a) => a.seq },
+            { header: 'Head hash', className: 'mono', cell: (a) => <span title={a.head_hash}>{a.head_hash.slice(0, 16)}…</span> },
+            { header: 'Kind', cell: (a) => kindLabel[a.kind] },
+            { header: 'Created (UTC)', cell: (a) => a.created_at },
+          ]}
+        />
       ) : null}
     </section>
   );

@@ -1,3 +1,4 @@
+import { type Column, DataTable } from '../components/DataTable.tsx';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Page } from '../components/Page.tsx';
 import { callOp, messageOf } from '../state/call.ts';
@@ -77,60 +78,64 @@ const BuildForm = () => {
   );
 };
 
-const BundleRow = ({ bundle }: { bundle: BundleListItem }) => {
+/** Download, OSCAL export and link reissue of one bundle, with where its ZIP is stored. */
+const BundleActions = ({ bundle }: { bundle: BundleListItem }) => {
   const reissue = useBundles((state) => state.reissue);
   const [oscalError, setOscalError] = useState<string | null>(null);
   return (
-    <tr>
-      <td>
-        <code>{bundle.bundle_id}</code>
-      </td>
-      <td>{bundle.project_id}</td>
-      <td>
-        {bundle.date_range[0]} – {bundle.date_range[1]}
-      </td>
-      <td>{totalRecords(bundle)}</td>
-      <td>{bundle.frameworks_covered.join(', ')}</td>
-      <td>
-        <span className={`badge ${bundle.expired ? 'invalid' : 'valid'}`}>{bundle.expired ? 'expired' : 'valid'}</span>{' '}
-        <time dateTime={bundle.expires_at}>{bundle.expires_at.replace('T', ' ').slice(0, 16)} UTC</time>
-      </td>
-      <td className="bundle-actions">
-        {bundle.zip_exists ? (
-          <a href={`/v1/risk/cec/${bundle.bundle_id}/download`} download aria-label={`Download ${bundle.bundle_id}`}>
-            Download
-          </a>
-        ) : (
-          <span className="muted">ZIP gone</span>
-        )}
-        <button
-          type="button"
-          onClick={() => void downloadOscal(bundle.bundle_id).catch((error: unknown) => setOscalError(messageOf(error)))}
-          disabled={!bundle.zip_exists}
-          aria-label={`Export ${bundle.bundle_id} as OSCAL`}
-        >
-          Export OSCAL
-        </button>
-        {oscalError ? (
-          <span role="alert" className="badge fail">
-            {oscalError}
-          </span>
-        ) : null}
-        <button
-          type="button"
-          onClick={() => void reissue(bundle.bundle_id)}
-          disabled={!bundle.zip_exists}
-          aria-label={`Reissue ${bundle.bundle_id}`}
-        >
-          Reissue link
-        </button>
-        <span className="bundle-path muted" title={bundle.stored_at ?? bundle.zip_path}>
-          {bundle.stored_at ?? bundle.zip_path}
+    <>
+      {bundle.zip_exists ? (
+        <a href={`/v1/risk/cec/${bundle.bundle_id}/download`} download aria-label={`Download ${bundle.bundle_id}`}>
+          Download
+        </a>
+      ) : (
+        <span className="muted">ZIP gone</span>
+      )}
+      <button
+        type="button"
+        onClick={() => void downloadOscal(bundle.bundle_id).catch((error: unknown) => setOscalError(messageOf(error)))}
+        disabled={!bundle.zip_exists}
+        aria-label={`Export ${bundle.bundle_id} as OSCAL`}
+      >
+        Export OSCAL
+      </button>
+      {oscalError ? (
+        <span role="alert" className="badge fail">
+          {oscalError}
         </span>
-      </td>
-    </tr>
+      ) : null}
+      <button
+        type="button"
+        onClick={() => void reissue(bundle.bundle_id)}
+        disabled={!bundle.zip_exists}
+        aria-label={`Reissue ${bundle.bundle_id}`}
+      >
+        Reissue link
+      </button>
+      <span className="bundle-path muted" title={bundle.stored_at ?? bundle.zip_path}>
+        {bundle.stored_at ?? bundle.zip_path}
+      </span>
+    </>
   );
 };
+
+const bundleColumns: readonly Column<BundleListItem>[] = [
+  { header: 'Bundle', cell: (bundle) => <code>{bundle.bundle_id}</code> },
+  { header: 'Project', cell: (bundle) => bundle.project_id },
+  { header: 'Dates', cell: (bundle) => `${bundle.date_range[0]} – ${bundle.date_range[1]}` },
+  { header: 'Records', cell: totalRecords },
+  { header: 'Frameworks', cell: (bundle) => bundle.frameworks_covered.join(', ') },
+  {
+    header: 'Link expires',
+    cell: (bundle) => (
+      <>
+        <span className={`badge ${bundle.expired ? 'invalid' : 'valid'}`}>{bundle.expired ? 'expired' : 'valid'}</span>{' '}
+        <time dateTime={bundle.expires_at}>{bundle.expires_at.replace('T', ' ').slice(0, 16)} UTC</time>
+      </>
+    ),
+  },
+  { header: 'File', className: 'bundle-actions', cell: (bundle) => <BundleActions bundle={bundle} /> },
+];
 
 /** Build signed evidence bundles and manage their download links. */
 export const BundlesScreen = () => {
@@ -161,24 +166,13 @@ export const BundlesScreen = () => {
         {bundles.length === 0 ? (
           <p className="muted">No bundles yet.</p>
         ) : (
-          <table className="bundle-table">
-            <thead>
-              <tr>
-                <th scope="col">Bundle</th>
-                <th scope="col">Project</th>
-                <th scope="col">Dates</th>
-                <th scope="col">Records</th>
-                <th scope="col">Frameworks</th>
-                <th scope="col">Link expires</th>
-                <th scope="col">File</th>
-              </tr>
-            </thead>
-            <tbody>
-              {bundles.map((bundle) => (
-                <BundleRow key={bundle.bundle_id} bundle={bundle} />
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            className="bundle-table"
+            label="Bundles"
+            rows={bundles}
+            rowKey={(bundle) => bundle.bundle_id}
+            columns={bundleColumns}
+          />
         )}
       </div>
     </Page>

@@ -1,3 +1,4 @@
+import { DataTable } from '../components/DataTable.tsx';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { EvidenceRecord, SchemaKey } from '../../../core/audit/types.ts';
 import { Page } from '../components/Page.tsx';
@@ -105,45 +106,29 @@ const RecordsTable = () => {
   const pages = Math.max(1, Math.ceil(records.total / records.limit));
   return (
     <>
-      <table className="evidence-table">
-        <caption className="sr-only">Evidence records</caption>
-        <thead>
-          <tr>
-            <th scope="col">Seq</th>
-            <th scope="col">Event time (UTC)</th>
-            <th scope="col">Schema key</th>
-            <th scope="col">Record id</th>
-            <th scope="col">Summary</th>
-            <th scope="col">Hash</th>
-          </tr>
-        </thead>
-        <tbody>
-          {records.records.map((r) => (
-            <tr key={r.seq}>
-              <td>{r.seq}</td>
-              <td>{r.timestamp.replace('T', ' ').replace('.000Z', 'Z')}</td>
-              <td>{r.schema_key}</td>
-              <td className="mono">{r.record_id}</td>
-              <td>
-                <details>
-                  <summary>{summarise(r)}</summary>
-                  <pre>{JSON.stringify(r.payload, null, 2)}</pre>
-                </details>
-              </td>
-              <td className="mono" title={r.hash}>
-                {r.hash.slice(0, 12)}…
-              </td>
-            </tr>
-          ))}
-          {records.records.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="muted">
-                No records match these filters.
-              </td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+      <DataTable
+        className="evidence-table"
+        label="Evidence records"
+        rows={records.records}
+        rowKey={(r) => String(r.seq)}
+        empty="No records match these filters."
+        columns={[
+          { header: 'Seq', cell: (r) => r.seq },
+          { header: 'Event time (UTC)', cell: (r) => r.timestamp.replace('T', ' ').replace('.000Z', 'Z') },
+          { header: 'Schema key', cell: (r) => r.schema_key },
+          { header: 'Record id', className: 'mono', cell: (r) => r.record_id },
+          {
+            header: 'Summary',
+            cell: (r) => (
+              <details>
+                <summary>{summarise(r)}</summary>
+                <pre>{JSON.stringify(r.payload, null, 2)}</pre>
+              </details>
+            ),
+          },
+          { header: 'Hash', className: 'mono', cell: (r) => <span title={r.hash}>{r.hash.slice(0, 12)}…</span> },
+        ]}
+      />
       <nav className="row evidence-pager" aria-label="Pages">
         <button type="button" disabled={page <= 1 || loading} onClick={() => void loadRecords(page - 1)}>
           Previous page

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { ChainCard } from '../components/ChainCard.tsx';
+import { DataTable } from '../components/DataTable.tsx';
 import { CoverageHeatmap } from '../components/CoverageHeatmap.tsx';
 import { Page } from '../components/Page.tsx';
 import { type Overview, useOverview } from '../state/overview.ts';
@@ -44,8 +45,27 @@ const Alerts = ({ alerts }: { alerts: readonly Alert[] }) => (
   </div>
 );
 
+type RecentBundle = Overview['bundles'][number];
+
+/** A recent bundle's verification: a button until checked, then the verdict. */
+const BundleCheck = ({ bundle }: { bundle: RecentBundle }) => {
+  const check = useOverview((state) => state.bundleChecks[bundle.bundle_id]);
+  const verifyBundle = useOverview((state) => state.verifyBundle);
+  if (check === undefined)
+    return (
+      <button type="button" onClick={() => void verifyBundle(bundle.bundle_id, bundle.zip_path)} aria-label={`Verify ${bundle.bundle_id}`}>
+        Verify
+      </button>
+    );
+  if (typeof check === 'string') return <span className="badge fail">{check}</span>;
+  return (
+    <span className={`badge ${check.overall_valid ? 'valid' : 'fail'}`}>
+      {check.overall_valid ? '✓ valid' : `✗ invalid: ${check.errors[0] ?? ''}`}
+    </span>
+  );
+};
+
 const RecentBundles = ({ overview }: { overview: Overview }) => {
-  const { bundleChecks, verifyBundle } = useOverview();
   return (
     <div className="card">
       <h2>Recent bundles</h2>
@@ -54,50 +74,17 @@ const RecentBundles = ({ overview }: { overview: Overview }) => {
           No bundles for this project yet. <a href="#/bundles">Build one</a>.
         </p>
       ) : (
-        <table>
-          <caption className="sr-only">Recent bundles of {overview.project_id}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Bundle</th>
-              <th scope="col">Dates</th>
-              <th scope="col">Built</th>
-              <th scope="col">Verification</th>
-            </tr>
-          </thead>
-          <tbody>
-            {overview.bundles.map((bundle) => {
-              const check = bundleChecks[bundle.bundle_id];
-              return (
-                <tr key={bundle.bundle_id}>
-                  <td>
-                    <code>{bundle.bundle_id}</code>
-                  </td>
-                  <td>
-                    {bundle.date_range[0]} – {bundle.date_range[1]}
-                  </td>
-                  <td>{bundle.generated_at.replace('T', ' ').slice(0, 16)}</td>
-                  <td>
-                    {check === undefined ? (
-                      <button
-                        type="button"
-                        onClick={() => void verifyBundle(bundle.bundle_id, bundle.zip_path)}
-                        aria-label={`Verify ${bundle.bundle_id}`}
-                      >
-                        Verify
-                      </button>
-                    ) : typeof check === 'string' ? (
-                      <span className="badge fail">{check}</span>
-                    ) : (
-                      <span className={`badge ${check.overall_valid ? 'valid' : 'fail'}`}>
-                        {check.overall_valid ? '✓ valid' : `✗ invalid: ${check.errors[0] ?? ''}`}
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable
+          label={`Recent bundles of ${overview.project_id}`}
+          rows={overview.bundles}
+          rowKey={(bundle) => bundle.bundle_id}
+          columns={[
+            { header: 'Bundle', cell: (bundle) => <code>{bundle.bundle_id}</code> },
+            { header: 'Dates', cell: (bundle) => `${bundle.date_range[0]} – ${bundle.date_range[1]}` },
+            { header: 'Built', cell: (bundle) => bundle.generated_at.replace('T', ' ').slice(0, 16) },
+            { header: 'Verification', cell: (bundle) => <BundleCheck bundle={bundle} /> },
+          ]}
+        />
       )}
     </div>
   );

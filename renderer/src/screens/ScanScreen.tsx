@@ -1,3 +1,4 @@
+import { DataTable } from '../components/DataTable.tsx';
 import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { Page } from '../components/Page.tsx';
 import { usePii } from '../state/pii.ts';
@@ -163,28 +164,18 @@ export const ScanScreen = () => {
             </section>
           </div>
           {result.value.entities.length > 0 ? (
-            <table aria-label="Entities">
-              <thead>
-                <tr>
-                  <th scope="col">Type</th>
-                  <th scope="col">Start</th>
-                  <th scope="col">End</th>
-                  <th scope="col">Score</th>
-                  <th scope="col">Explanation</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.value.entities.map((finding) => (
-                  <tr key={`${finding.type}-${finding.start}-${finding.end}`}>
-                    <td>{finding.type}</td>
-                    <td>{finding.start}</td>
-                    <td>{finding.end}</td>
-                    <td>{finding.score.toFixed(2)}</td>
-                    <td>{finding.explanation?.textualExplanation ?? ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              label="Entities"
+              rows={result.value.entities}
+              rowKey={(finding) => `${finding.type}-${finding.start}-${finding.end}`}
+              columns={[
+                { header: 'Type', cell: (finding) => finding.type },
+                { header: 'Start', cell: (finding) => finding.start },
+                { header: 'End', cell: (finding) => finding.end },
+                { header: 'Score', cell: (finding) => finding.score.toFixed(2) },
+                { header: 'Explanation', cell: (finding) => finding.explanation?.textualExplanation ?? '' },
+              ]}
+            />
           ) : null}
         </>
       ) : null}

@@ -1,3 +1,4 @@
+import { DataTable } from '../components/DataTable.tsx';
 import type { Verification } from '../state/bundles.ts';
 
 type Report = NonNullable<Verification['anchors']>;
@@ -22,34 +23,28 @@ export const VerifyAnchors = ({ report }: { report: Verification['anchors'] }) =
       {report.anchors.length === 0 ? (
         <p className="muted">No anchor covers this bundle's chain segment: nothing proves when these records existed.</p>
       ) : (
-        <table>
-          <caption className="sr-only">Anchors carried by the bundle</caption>
-          <thead>
-            <tr>
-              <th scope="col">Seq</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Time</th>
-              <th scope="col">TSA</th>
-              <th scope="col">Token</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.anchors.map((a) => (
-              <tr key={a.seq}>
-                <td>{a.seq}</td>
-                <td>{a.kind === 'rfc3161' ? 'RFC 3161 token' : 'Ed25519 checkpoint'}</td>
-                <td>{a.time ?? 'unknown'}</td>
-                <td>{a.tsa ?? (a.kind === 'ed25519' ? "producer's own clock" : 'unknown')}</td>
-                <td>
+        <DataTable
+          label="Anchors carried by the bundle"
+          rows={report.anchors}
+          rowKey={(a) => String(a.seq)}
+          columns={[
+            { header: 'Seq', cell: (a) => a.seq },
+            { header: 'Kind', cell: (a) => (a.kind === 'rfc3161' ? 'RFC 3161 token' : 'Ed25519 checkpoint') },
+            { header: 'Time', cell: (a) => a.time ?? 'unknown' },
+            { header: 'TSA', cell: (a) => a.tsa ?? (a.kind === 'ed25519' ? "producer's own clock" : 'unknown') },
+            {
+              header: 'Token',
+              cell: (a) => (
+                <>
                   <span className={`badge ${a.token_valid === true ? 'valid' : a.token_valid === false ? 'invalid' : ''}`}>
                     {tokenStatus(a)}
                   </span>
                   {a.errors.length > 0 ? <span className="verify-errors"> {a.errors.join('; ')}</span> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+          ]}
+        />
       )}
       <p role="note">
         Anchoring lag over {lag.records} records: max {duration(lag.max_seconds)}, median {duration(lag.p50_seconds)}, 95th percentile{' '}
