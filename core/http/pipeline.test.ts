@@ -238,4 +238,26 @@ describe('memory and sockets under hostile bodies (real listener)', () => {
     expect(elapsed).toBeGreaterThanOrEqual(1500);
     expect(elapsed).toBeLessThan(15_000);
   }, 30_000);
+
+  it('answers a request that takes longer than the idle timeout, and still closes a silent connection', async () => {
+    const app = createApp({ dataDir: ':memory:', env: { SVC_HTTP_IDLE_TIMEOUT_SECONDS: '1' } });
+    let port = 0;
+    const server = await buildServer({ app, origin: () => `http://127.0.0.1:${port}` });
+    // The status route stands in for a long build: its answer comes 2.5 s after the request, 1.5 s past the timeout.
+    server.addHook('preHandler', async (request) => {
+      if (request.url === '/v1/svc/status') await new Promise((resolve) => setTimeout(resolve, 2500));
+    });
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    cleanups.push(async () => {
+      await server.close();
+      app.close();
+    });
+    port = (server.server.address() as { port: number }).port;
+    const response = await fetch(`http://127.0.0.1:${port}/v1/svc/status`);
+    expect(response.status).toBe(200);
+    const silent = connect(port, '127.0.0.1');
+    const started = Date.now();
+    await new Promise((resolve) => silent.once('close', resolve));
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 30_000);
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app.ts';
 import { AppError } from '../errors.ts';
 import { authenticate } from './auth.ts';
@@ -48,6 +48,21 @@ const armBodyDeadline = (app: App, request: FastifyRequest, ms: number): void =>
 };
 
 /**
+ * The idle timeout is for silent clients, not for slow answers: once an accepted request's body is in, the
+ * connection stays open however long the work takes (a bundle build, a large scan), and the timeout resumes
+ * when the reply is sent. A client trickling its body is still cut off by the body deadline.
+ */
+const holdOpenWhileAnswering = (request: FastifyRequest, reply: FastifyReply, idleMs: number): void => {
+  const socket = request.raw.socket;
+  const hold = (): void => void socket.setTimeout(0);
+  if (request.raw.complete) hold();
+  else request.raw.once('end', hold);
+  reply.raw.once('finish', () => {
+    if (!socket.destroyed) socket.setTimeout(idleMs);
+  });
+};
+
+/**
  * The one request pipeline: security headers, Host/Origin, authentication and the route's declared access are
  * all settled in `onRequest`, before any body is read; a refused request's body is never buffered and its
  * connection is closed. One error handler renders every error in the route's shape.
@@ -82,6 +97,7 @@ export const registerPipeline = (fastify: FastifyInstance, app: App, origin: Ori
       return sendError(app, request, reply, error);
     }
     if (pending) armBodyDeadline(app, request, limits.bodyTimeoutMs);
+    holdOpenWhileAnswering(request, reply, limits.idleTimeoutMs);
     return undefined;
   });
   fastify.addHook('onSend', async (request, reply, payload) => {
