@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app as electronApp, BrowserWindow, ipcMain, protocol, safeStorage, session, shell } from 'electron';
-import { createApp } from '../core/app.ts';
+import { openApp } from '../core/app.ts';
 import { startAnchorScheduler } from '../core/audit/anchors/scheduler.ts';
 import { envSetting } from '../core/config/env-settings.ts';
 import { startListener, type Listener } from '../core/http/listen.ts';
@@ -25,7 +25,7 @@ protocol.registerSchemesAsPrivileged([{ scheme: appScheme, privileges: { standar
 const start = async (): Promise<void> => {
   await electronApp.whenReady();
   const dataDir = envSetting(process.env, 'dataDir') || electronApp.getPath('userData');
-  const core = createApp({
+  const core = await openApp({
     dataDir,
     log,
     secrets: desktopSecretStore(dataDir, safeStorage),
@@ -63,7 +63,7 @@ const start = async (): Promise<void> => {
   electronApp.on('window-all-closed', async () => {
     unsubscribe();
     await listener?.close();
-    core.close();
+    await core.close();
     electronApp.quit();
   });
 };

@@ -1,5 +1,5 @@
 import { createReadStream, statSync } from 'node:fs';
-import { createApp } from '../app.ts';
+import { openApp } from '../app.ts';
 import { defineCommand } from '../cli/command.ts';
 import { commandInfo } from '../cli/command-info.ts';
 import { parseOptions } from '../cli/args.ts';
@@ -35,7 +35,7 @@ export const importCommand = defineCommand('import', async (argv) => {
     return 2;
   }
   const totalBytes = statSync(file).size;
-  const app = createApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
+  const app = await openApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
   const started = performance.now();
   try {
     const result = await importNdjson(app, createReadStream(file, { highWaterMark: 256 * 1024 }), {
@@ -61,6 +61,6 @@ export const importCommand = defineCommand('import', async (argv) => {
     for (const e of lines) process.stderr.write(`  line ${e.line}: ${e.message}\n`);
     return 1;
   } finally {
-    app.close();
+    await app.close();
   }
 });

@@ -1,4 +1,4 @@
-import { createApp } from '../app.ts';
+import { openApp } from '../app.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
 import { createApiKey, keyTiers, listApiKeys, revokeApiKey } from '../identity/api-keys/service.ts';
 import { parseOptions } from './args.ts';
@@ -14,7 +14,7 @@ export const keysCommand = defineCommand('keys', async (argv) => {
     json: { type: 'boolean' },
   });
   const [action, id] = positionals;
-  const app = createApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
+  const app = await openApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
   try {
     if (action === 'create') {
       const tier = values.tier;
@@ -42,6 +42,6 @@ export const keysCommand = defineCommand('keys', async (argv) => {
     process.stderr.write(`Usage: ${keysCommand.usage}\n`);
     return 2;
   } finally {
-    app.close();
+    await app.close();
   }
 });

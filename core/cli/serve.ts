@@ -1,4 +1,4 @@
-import { createApp } from '../app.ts';
+import { openApp } from '../app.ts';
 import { startAnchorScheduler } from '../audit/anchors/scheduler.ts';
 import { checkBundleStorage } from '../cec/storage/stored-bundles.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
@@ -18,12 +18,12 @@ export const serveCommand = defineCommand('serve', async (argv) => {
   });
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const log = createLogger({ name: 'svc' });
-  const app = createApp({ dataDir, log });
+  const app = await openApp({ dataDir, log });
   try {
     // A misconfigured bucket stops the server here, in one line naming the setting, not at the first build.
     await checkBundleStorage(app);
   } catch (error) {
-    app.close();
+    await app.close();
     throw error;
   }
   const port = Number(values.port ?? app.settings.get().httpPort);
@@ -51,6 +51,6 @@ export const serveCommand = defineCommand('serve', async (argv) => {
     process.once('SIGTERM', stop);
   });
   await listener.close();
-  app.close();
+  await app.close();
   return 0;
 });

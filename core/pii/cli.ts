@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createApp } from '../app.ts';
+import { openApp } from '../app.ts';
 import { parseOptions } from '../cli/args.ts';
 import { defineCommand } from '../cli/command.ts';
 import { commandInfo } from '../cli/command-info.ts';
@@ -54,7 +54,7 @@ export const scanCommand = defineCommand('scan', async (argv) => {
     process.stderr.write(`Usage: ${usage}\n`);
     return 2;
   }
-  const app = createApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
+  const app = await openApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
   try {
     const text = await readInput(source);
     if (text === '') throw new AppError('VALIDATION', 'missing_field: text (the input is empty)');
@@ -85,6 +85,6 @@ export const scanCommand = defineCommand('scan', async (argv) => {
     process.stderr.write(`svc scan: ${message}\n`);
     return 2;
   } finally {
-    app.close();
+    await app.close();
   }
 });

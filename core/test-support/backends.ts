@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { type App, type CreateAppOptions, createApp } from '../app.ts';
+import { type App, type CreateAppOptions, createApp, databaseApp } from '../app.ts';
 import { migrations, postgresMigrations } from '../migrations.ts';
 import type { Database, Dialect } from '../store/database.ts';
 import { openDatabase } from '../store/db.ts';
 import { migratePostgres } from '../store/postgres-migrate.ts';
 import { connectPostgres, postgresDatabase } from '../store/postgres-database.ts';
+import { domainsNotYetOnPostgres } from '../store/postgres-readiness.ts';
 import { sqliteDatabase } from '../store/sqlite-database.ts';
 import { freshPostgresUrl, postgresUnavailable } from './postgres.ts';
 
@@ -93,7 +94,8 @@ export type TestApp = {
 /**
  * A fresh app per test on `backend`: `describe.each(testBackends)('... on $name', (backend) => { const t =
  * appPerTest(backend); ... t().app ... })`. On PostgreSQL the domains not yet moved keep an in-memory SQLite
- * connection (`app.db`), so a moved domain's test must not rely on an unmoved domain's rows there.
+ * connection (`app.db`), so a moved domain's test must not rely on an unmoved domain's rows there. Once every
+ * domain has moved, the PostgreSQL app is the one openApp builds: no SQLite at all, and `app.db` throws.
  */
 export const appPerTest = (backend: TestBackend, options: Omit<CreateAppOptions, 'dataDir' | 'database'> = {}): (() => TestApp) => {
   let current: TestApp | undefined;
@@ -102,8 +104,8 @@ export const appPerTest = (backend: TestBackend, options: Omit<CreateAppOptions,
     if (backend.name === 'sqlite') {
       const dir = mkdtempSync(join(tmpdir(), 'svc-test-app-'));
       const app = createApp({ env: {}, ...options, dataDir: dir });
-      cleanups.push(() => {
-        app.close();
+      cleanups.push(async () => {
+        await app.close();
         rmSync(dir, { recursive: true, force: true });
       });
       current = { app, second: async () => app };
@@ -111,7 +113,10 @@ export const appPerTest = (backend: TestBackend, options: Omit<CreateAppOptions,
     }
     const database = await backend.open();
     const open = (db: Database): App => {
-      const app = createApp({ env: {}, ...options, dataDir: ':memory:', database: db });
+      const app =
+        domainsNotYetOnPostgres.length === 0
+          ? databaseApp({ env: {}, ...options, dataDir: ':memory:' }, db, false)
+          : createApp({ env: {}, ...options, dataDir: ':memory:', database: db });
       cleanups.unshift(() => app.close());
       return app;
     };

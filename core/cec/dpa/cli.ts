@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { createApp } from '../../app.ts';
+import { openApp } from '../../app.ts';
 import { parseOptions } from '../../cli/args.ts';
 import { defineCommand } from '../../cli/command.ts';
 import { commandInfo } from '../../cli/command-info.ts';
@@ -58,7 +58,7 @@ export const dpaCommand = defineCommand('dpa', async (argv) => {
     process.stderr.write(`Usage: ${usage}\n`);
     return 2;
   }
-  const app = createApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
+  const app = await openApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
   try {
     const document = generateDpaFromRequest(app, parseDpaRequest(await readJson(json)));
     const file = await exportDpa(app, document, format);
@@ -70,6 +70,6 @@ export const dpaCommand = defineCommand('dpa', async (argv) => {
     process.stderr.write(`svc dpa: ${message}\n`);
     return 2;
   } finally {
-    app.close();
+    await app.close();
   }
 });

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createApp } from '../../app.ts';
+import { openApp } from '../../app.ts';
 import { parseOptions } from '../../cli/args.ts';
 import { defineCommand } from '../../cli/command.ts';
 import { commandInfo } from '../../cli/command-info.ts';
@@ -24,7 +24,7 @@ export const oscalCommand = defineCommand('oscal', async (argv) => {
   const publicKey = values['public-key'] === undefined ? undefined : readFileSync(values['public-key'], 'utf8');
   // With an explicit key nothing from the data dir is needed (an auditor's machine), as for `svc verify`.
   const explicit = values.key !== undefined || publicKey !== undefined;
-  const app = createApp({ dataDir: explicit ? ':memory:' : (values['data-dir'] ?? defaultDataDir()) });
+  const app = await openApp({ dataDir: explicit ? ':memory:' : (values['data-dir'] ?? defaultDataDir()) });
   try {
     const { document, overall_valid } = await exportOscal(app, file, {
       ...(values.key === undefined ? {} : { key: values.key }),
@@ -38,6 +38,6 @@ export const oscalCommand = defineCommand('oscal', async (argv) => {
     }
     return 0;
   } finally {
-    app.close();
+    await app.close();
   }
 });
