@@ -44,7 +44,9 @@ export const serveCommand = defineCommand('serve', async (argv) => {
   }
   log.info({ url: listener.url, dataDir }, 'Compliance Workbench listening');
   // The login link is a credential: it goes to stderr (the terminal), never into the JSON log on stdout.
-  process.stderr.write(`Open this one-time login link (valid 10 minutes):\n  ${listener.url}/login?token=${await issueLoginLink(app.database, app.now())}\n`);
+  process.stderr.write(
+    `Open this one-time login link (valid 10 minutes):\n  ${listener.url}/login?token=${await issueLoginLink(app.database, app.now())}\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();
     process.once('SIGINT', stop);

@@ -52,7 +52,9 @@ const signingKey = (app: App): Uint8Array =>
       app.settings.setSecret('sessionKey', value);
     }
     if (app.database.dialect === 'postgres' && (app.env.SVC_SESSION_KEY ?? '') === '') {
-      app.log.warn('SVC_SESSION_KEY is not set: session tokens are signed with this instance\'s own key; set the same SVC_SESSION_KEY on every instance of a shared database');
+      app.log.warn(
+        "SVC_SESSION_KEY is not set: session tokens are signed with this instance's own key; set the same SVC_SESSION_KEY on every instance of a shared database",
+      );
     }
     return new TextEncoder().encode(value);
   });

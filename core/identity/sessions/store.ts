@@ -85,7 +85,10 @@ export const isSessionLive = async (app: App, id: string): Promise<boolean> => {
   return false;
 };
 
-export const listWorkbenchSessions = async (app: App, options: { includeInactive: boolean; limit: number }): Promise<WorkbenchSession[]> => {
+export const listWorkbenchSessions = async (
+  app: App,
+  options: { includeInactive: boolean; limit: number },
+): Promise<WorkbenchSession[]> => {
   const now = app.now();
   const rows = options.includeInactive
     ? await app.database.all(sessionRow, `${selectSessions} ORDER BY id DESC LIMIT ?`, [options.limit])
@@ -98,7 +101,10 @@ export const listWorkbenchSessions = async (app: App, options: { includeInactive
 
 /** Ends one session (logout, or an admin); true when it was live. */
 export const revokeWorkbenchSession = async (app: App, id: string): Promise<boolean> => {
-  const ended = await app.database.run('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [app.now().toISOString(), id]);
+  const ended = await app.database.run('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [
+    app.now().toISOString(),
+    id,
+  ]);
   if (ended === 0 && (await app.database.one(sessionRow.pick({ id: true }), 'SELECT id FROM sessions WHERE id = ?', [id])) === undefined) {
     throw new AppError('NOT_FOUND', `No session ${id}`);
   }
