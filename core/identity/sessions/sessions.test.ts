@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../app.ts';
+import { repoRoot } from '../../cli/spawn-svc.test-support.ts';
 import { createTestServer, type TestServer } from '../../http/test-support.ts';
 import { appPerTest, testBackends } from '../../test-support/backends.ts';
 import { issueSessionJwt, verifySessionJwt } from '../api-keys/jwt.ts';
@@ -222,5 +224,34 @@ describe('sessions on SQLite with the domains that have not moved', () => {
     );
     await expect(verifySessionJwt(t.app, token)).rejects.toThrow(/ended/);
     await expect(verifySessionJwt(t.app, exchanged.token)).rejects.toThrow(/ended/);
+  });
+
+  it('`svc serve` prints a one-time link that signs in once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-serve-link-'));
+    dirs.push(dataDir);
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'svc.js'), 'serve', '--port', '0', '--data-dir', dataDir], {
+      env: { ...process.env, SVC_LOG_LEVEL: 'error' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      const link = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+          const match = /(http:\/\/127\.0\.0\.1:\d+\/login\?token=[A-Za-z0-9_-]{43})\n/.exec(err);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`svc serve exited with ${code}: ${err}`)));
+      });
+      const first = await fetch(link, { redirect: 'manual' });
+      expect(first.status).toBe(303);
+      expect(first.headers.get('set-cookie')).toMatch(/^svc_session=/);
+      expect((await fetch(link, { redirect: 'manual' })).status).toBe(401);
+    } finally {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    }
   });
 });
