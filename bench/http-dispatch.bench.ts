@@ -6,7 +6,7 @@ import { load, printRow, ratio, startBenchServer } from './support.ts';
 
 const app = createApp({ dataDir: ':memory:', env: {} });
 const { server, origin } = await startBenchServer(app, '/bench/bare');
-const key = createApiKey(app, { tier: 'free', name: 'bench' }).secret;
+const key = (await createApiKey(app, { tier: 'free', name: 'bench' })).secret;
 
 const bare = await load(`${origin}/bench/bare`);
 const viaOp = await load(`${origin}/v1/svc/ping`, { headers: { authorization: `Bearer ${key}` } });

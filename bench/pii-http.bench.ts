@@ -37,7 +37,7 @@ const withServer = async <T>(
   const pool = startPiiWorkers(app);
   while (pool !== undefined && pool.stats().ready < pool.stats().workers) await new Promise((resolve) => setTimeout(resolve, 50));
   const { server, origin } = await startBenchServer(app, '/bench/trivial');
-  const key = createApiKey(app, { tier: 'api', scopes: [], name: 'bench' }).secret;
+  const key = (await createApiKey(app, { tier: 'api', scopes: [], name: 'bench' })).secret;
   try {
     return await measure(origin, { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, app);
   } finally {

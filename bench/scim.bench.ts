@@ -34,7 +34,7 @@ app.db.transaction(() => {
 const seedSeconds = (performance.now() - seedStarted) / 1000;
 
 const { server, origin } = await startBenchServer(app, '/bench/bare');
-const key = createApiKey(app, { tier: 'api', scopes: ['scim'], name: 'bench' }).secret;
+const key = (await createApiKey(app, { tier: 'api', scopes: ['scim'], name: 'bench' })).secret;
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/scim+json' };
 
 type Phase = { rps: number; p50: number; p99: number; errors: number };

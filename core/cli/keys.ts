@@ -22,7 +22,7 @@ export const keysCommand = defineCommand('keys', async (argv) => {
         process.stderr.write(`--tier must be one of ${keyTiers.join(', ')}\n`);
         return 2;
       }
-      const key = createApiKey(app, {
+      const key = await createApiKey(app, {
         tier: tier as (typeof keyTiers)[number],
         ...(values.name ? { name: values.name } : {}),
         scopes: values.scope === 'scim' ? ['scim'] : [],
@@ -32,11 +32,11 @@ export const keysCommand = defineCommand('keys', async (argv) => {
       return 0;
     }
     if (action === 'list') {
-      process.stdout.write(`${JSON.stringify(listApiKeys(app), null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(await listApiKeys(app), null, 2)}\n`);
       return 0;
     }
     if (action === 'revoke' && id) {
-      process.stdout.write(`${JSON.stringify(revokeApiKey(app, id))}\n`);
+      process.stdout.write(`${JSON.stringify(await revokeApiKey(app, id))}\n`);
       return 0;
     }
     process.stderr.write(`Usage: ${keysCommand.usage}\n`);

@@ -3,8 +3,8 @@ import { startAnchorScheduler } from '../audit/anchors/scheduler.ts';
 import { checkBundleStorage } from '../cec/storage/stored-bundles.ts';
 import { defaultDataDir } from '../config/data-dir.ts';
 import { envSetting } from '../config/env-settings.ts';
-import { createLoginToken } from '../http/web-login.ts';
 import { startListener } from '../http/listen.ts';
+import { issueLoginLink } from '../identity/login-links/store.ts';
 import { createLogger } from '../log.ts';
 import { startPiiWorkers } from '../pii/pool/scanner.ts';
 import { parseOptions } from './args.ts';
@@ -44,7 +44,9 @@ export const serveCommand = defineCommand('serve', async (argv) => {
   }
   log.info({ url: listener.url, dataDir }, 'Compliance Workbench listening');
   // The login link is a credential: it goes to stderr (the terminal), never into the JSON log on stdout.
-  process.stderr.write(`Open this one-time login link (valid 10 minutes):\n  ${listener.url}/login?token=${createLoginToken(app)}\n`);
+  process.stderr.write(
+    `Open this one-time login link (valid 10 minutes):\n  ${listener.url}/login?token=${await issueLoginLink(app.database, app.now())}\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();
     process.once('SIGINT', stop);

@@ -25,7 +25,7 @@ export const authenticate = async (app: App, request: FastifyRequest): Promise<{
   const token = bearer ?? parseCookies(request.headers.cookie).get(sessionCookieName);
   if (token === undefined || token === '') return { actor: anonymous };
   if (bearer?.startsWith(apiKeyPrefix)) {
-    const key = validateApiKey(app, bearer);
+    const key = await validateApiKey(app, bearer);
     if (key === null) return { actor: anonymous, failure: 'Invalid, revoked or expired API key' };
     return {
       actor: {

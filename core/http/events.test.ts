@@ -10,7 +10,7 @@ let keyId: string;
 beforeAll(async () => {
   app = createApp({ dataDir: ':memory:', env: {} });
   listener = await startListener(app, { port: 0, logRequests: false });
-  ({ secret: key, id: keyId } = createApiKey(app, { tier: 'api' }));
+  ({ secret: key, id: keyId } = await createApiKey(app, { tier: 'api' }));
 });
 
 /** Subscribes with `secret`, emits `events`, and returns the progress data lines received before `until` arrives. */
@@ -49,7 +49,7 @@ describe('progress events over server-sent events', () => {
   });
 
   it('lets an admin see every progress event', async () => {
-    const admin = createApiKey(app, { tier: 'admin' }).secret;
+    const admin = (await createApiKey(app, { tier: 'admin' })).secret;
     const events = await received(
       admin,
       () => {

@@ -36,7 +36,7 @@ const watchedServer = async (log?: App['log']): Promise<{ app: App; server: Fast
     await server.close();
     app.close();
   });
-  return { app, server, parsed: () => parsed, admin: createApiKey(app, { tier: 'admin' }).secret };
+  return { app, server, parsed: () => parsed, admin: (await createApiKey(app, { tier: 'admin' })).secret };
 };
 
 describe('authentication comes before the body', () => {
@@ -72,7 +72,7 @@ describe('authentication comes before the body', () => {
 
   it('refuses a too-low tier with 403 before parsing, and parses once access is granted', async () => {
     const { app, server, parsed, admin } = await watchedServer();
-    const free = createApiKey(app, { tier: 'free' }).secret;
+    const free = (await createApiKey(app, { tier: 'free' })).secret;
     const denied = await server.inject({
       method: 'POST',
       url: '/v1/keys',
@@ -215,7 +215,7 @@ describe('memory and sockets under hostile bodies (real listener)', () => {
       await listener.close();
       app.close();
     });
-    const admin = createApiKey(app, { tier: 'admin' }).secret;
+    const admin = (await createApiKey(app, { tier: 'admin' })).secret;
     const { port } = new URL(listener.url);
     const socket = connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));

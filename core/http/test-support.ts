@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type App, createApp } from '../app.ts';
-import { createApiKey, type KeyTier } from '../identity/api-keys/service.ts';
+import { createApiKey, insertKeyParams, insertKeySql, type KeyTier, mintApiKey } from '../identity/api-keys/service.ts';
 import { buildServer } from './server.ts';
 
 export type TestServer = {
@@ -8,7 +8,9 @@ export type TestServer = {
   readonly server: FastifyInstance;
   /** An admin API key, as `Authorization: Bearer <adminKey>`. */
   readonly adminKey: string;
-  /** Creates another key, e.g. `keyFor('free')` or `keyFor('api', ['scim'])`. */
+  /** Creates another key on either back end, e.g. `await newKey('free')` or `await newKey('api', ['scim'])`. */
+  newKey(tier: KeyTier, scopes?: readonly 'scim'[]): Promise<string>;
+  /** `newKey` without the wait, for the HTTP tests written before the move: SQLite only (throws on PostgreSQL). */
   keyFor(tier: KeyTier, scopes?: readonly 'scim'[]): string;
   /** Headers with a bearer key (admin by default). */
   auth(key?: string): { authorization: string };
@@ -27,13 +29,21 @@ export const createTestServer = async (
     createApp({ dataDir: options.dataDir ?? ':memory:', env: options.env ?? {}, ...(options.now ? { now: options.now } : {}) });
   const server = await buildServer({ app, origin: () => 'http://localhost:80' });
   await server.ready();
-  const keyFor = (tier: KeyTier, scopes: readonly 'scim'[] = []): string =>
-    createApiKey(app, { tier, scopes: [...scopes], name: `test ${tier}` }).secret;
-  const adminKey = keyFor('admin');
+  const keyInput = (tier: KeyTier, scopes: readonly 'scim'[]) => ({ tier, scopes: [...scopes], name: `test ${tier}` });
+  const newKey = async (tier: KeyTier, scopes: readonly 'scim'[] = []): Promise<string> =>
+    (await createApiKey(app, keyInput(tier, scopes))).secret;
+  const keyFor = (tier: KeyTier, scopes: readonly 'scim'[] = []): string => {
+    if (app.database.dialect !== 'sqlite') throw new Error('keyFor writes through the SQLite connection; use `await newKey(...)` here');
+    const { row, secret } = mintApiKey(keyInput(tier, scopes), app.now());
+    app.db.prepare(insertKeySql).run(...insertKeyParams(row));
+    return secret;
+  };
+  const adminKey = await newKey('admin');
   return {
     app,
     server,
     adminKey,
+    newKey,
     keyFor,
     auth: (key = adminKey) => ({ authorization: `Bearer ${key}` }),
     close: async () => {

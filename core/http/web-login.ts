@@ -1,44 +1,14 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { type App, service } from '../app.ts';
+import type { App } from '../app.ts';
 import { issueSessionJwt, type SessionClaims, webSessionSeconds } from '../identity/api-keys/jwt.ts';
 import { validateApiKey } from '../identity/api-keys/service.ts';
+import { redeemLoginLink } from '../identity/login-links/store.ts';
 import { revokeWorkbenchSession } from '../identity/sessions/store.ts';
 import type { Actor } from '../ops/define.ts';
 import type { SessionInfo } from '../contracts/session.ts';
 import { clearedSessionCookie, sessionCookie } from './cookies.ts';
 import { publicRoute } from './route-policy.ts';
-
-const loginTokenTtlMs = 10 * 60 * 1000;
-
-type LoginTokens = Map<string, number>;
-const loginTokens = (app: App): LoginTokens => service(app, 'http.loginTokens', () => new Map<string, number>());
-const digest = (token: string): string => createHash('sha256').update(token).digest('hex');
-
-/**
- * A one-time login link for `svc serve`: printed on the console (never logged), valid for 10 minutes and for
- * one use. This is also the break-glass path: it never depends on SSO configuration.
- */
-export const createLoginToken = (app: App): string => {
-  const token = randomBytes(32).toString('base64url');
-  loginTokens(app).set(digest(token), app.now().getTime() + loginTokenTtlMs);
-  return token;
-};
-
-const consumeLoginToken = (app: App, token: string): boolean => {
-  const tokens = loginTokens(app);
-  const presented = Buffer.from(digest(token), 'hex');
-  const now = app.now().getTime();
-  for (const [stored, expires] of tokens) {
-    if (expires <= now) tokens.delete(stored);
-    else if (timingSafeEqual(Buffer.from(stored, 'hex'), presented)) {
-      tokens.delete(stored);
-      return true;
-    }
-  }
-  return false;
-};
 
 export type StartWebSession = (reply: FastifyReply, claims: Omit<SessionClaims, 'amr'> & { amr: SessionClaims['amr'] }) => Promise<void>;
 
@@ -64,8 +34,9 @@ export const registerWebLogin = (
   secure: boolean,
 ): void => {
   fastify.get<{ Querystring: { token?: string } }>('/login', { config: publicRoute('html') }, async (request, reply) => {
+    // The one-time link `svc serve` printed (any instance may have issued it; each link signs in once).
     const token = request.query.token;
-    if (typeof token === 'string' && token.length <= 200 && consumeLoginToken(app, token)) {
+    if (typeof token === 'string' && token.length <= 200 && (await redeemLoginLink(app.database, token, app.now()))) {
       await startWebSession(reply, { sub: 'local-admin', tier: 'admin', amr: 'local' });
       return reply.redirect('/', 303);
     }
@@ -82,7 +53,7 @@ export const registerWebLogin = (
 
   fastify.post('/auth/login', { config: publicRoute('envelope') }, async (request, reply) => {
     const parsed = z.object({ api_key: z.string().max(200) }).safeParse(request.body);
-    const key = parsed.success ? validateApiKey(app, parsed.data.api_key) : null;
+    const key = parsed.success ? await validateApiKey(app, parsed.data.api_key) : null;
     if (key === null) {
       return reply.code(401).send({ ok: false, error: { code: 'UNAUTHENTICATED', message: 'Invalid, revoked or expired API key' } });
     }
@@ -100,7 +71,7 @@ export const registerWebLogin = (
   fastify.post('/auth/logout', { config: publicRoute('envelope') }, async (request, reply) => {
     // Logout ends the session itself, not only the cookie: a copied cookie or token stops working too.
     const actor = actorOf(request);
-    if (actor.kind === 'session') revokeWorkbenchSession(app, actor.id);
+    if (actor.kind === 'session') await revokeWorkbenchSession(app, actor.id);
     reply.header('Set-Cookie', clearedSessionCookie(secure));
     return reply.send({ ok: true, value: null });
   });

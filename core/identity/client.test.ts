@@ -68,15 +68,18 @@ describe('SFIdentityClient (spec 4.4)', () => {
   it('manages API keys and exchanges one for a session JWT', async () => {
     app = createApp({ dataDir: ':memory:', env: {} });
     const client = new SFIdentityClient(app);
-    const key = client.createApiKey({ name: 'ci', tier: 'api', scopes: ['scim'] });
-    expect(client.validateApiKey(key.secret)?.id).toBe(key.id);
+    const key = await client.createApiKey({ name: 'ci', tier: 'api', scopes: ['scim'] });
+    expect((await client.validateApiKey(key.secret))?.id).toBe(key.id);
+    expect((await client.listApiKeys()).map((listed) => listed.id)).toEqual([key.id]);
     const exchanged = await client.exchangeApiKey(key.secret);
     expect(exchanged.token_type).toBe('Bearer');
-    const rotated = client.rotateApiKey(key.id);
-    expect(client.validateApiKey(key.secret)).toBeNull();
-    expect(client.revokeApiKey(rotated.id).status).toBe('revoked');
+    const rotated = await client.rotateApiKey(key.id);
+    expect(await client.validateApiKey(key.secret)).toBeNull();
+    expect((await client.revokeApiKey(rotated.id)).status).toBe('revoked');
     await expect(client.exchangeApiKey(rotated.secret)).rejects.toBeInstanceOf(SFIdentityError);
-    expect(thrown(() => client.revokeApiKey('key-none'))).toBeInstanceOf(SFIdentityError);
+    await expect(client.revokeApiKey('key-none')).rejects.toBeInstanceOf(SFIdentityError);
+    await expect(client.rotateApiKey(rotated.id)).rejects.toBeInstanceOf(SFIdentityError);
+    await expect(client.createApiKey({ tier: 'root' as 'api' })).rejects.toBeInstanceOf(SFIdentityError);
     await expect(client.oidcAuthorize()).rejects.toBeInstanceOf(SFIdentityError);
     expect(client.samlMetadata()).toContain('EntityDescriptor');
     await expect(client.samlAcs('bm90IHNhbWw=')).rejects.toBeInstanceOf(SFIdentityError);

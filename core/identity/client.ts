@@ -157,26 +157,26 @@ export class SFIdentityClient {
   }
 
   /** Creates an API key; the returned secret is shown only this once. */
-  createApiKey(input: CreateKeyInput): CreatedApiKey {
-    return guard(() => createApiKey(this.app, input));
+  createApiKey(input: CreateKeyInput): Promise<CreatedApiKey> {
+    return guardAsync(() => createApiKey(this.app, input));
   }
 
-  listApiKeys(): ApiKeyInfo[] {
-    return guard(() => listApiKeys(this.app));
+  listApiKeys(): Promise<ApiKeyInfo[]> {
+    return guardAsync(() => listApiKeys(this.app));
   }
 
   /** Issues a new secret; the old one works for `graceSeconds` (default 0). */
-  rotateApiKey(keyId: string, graceSeconds = 0): CreatedApiKey {
-    return guard(() => rotateApiKey(this.app, keyId, graceSeconds));
+  rotateApiKey(keyId: string, graceSeconds = 0): Promise<CreatedApiKey> {
+    return guardAsync(() => rotateApiKey(this.app, keyId, graceSeconds));
   }
 
-  revokeApiKey(keyId: string): ApiKeyInfo {
-    return guard(() => revokeApiKey(this.app, keyId));
+  revokeApiKey(keyId: string): Promise<ApiKeyInfo> {
+    return guardAsync(() => revokeApiKey(this.app, keyId));
   }
 
   /** The active key a secret belongs to, or null. */
-  validateApiKey(secret: string): ApiKeyInfo | null {
-    return guard(() => validateApiKey(this.app, secret));
+  validateApiKey(secret: string): Promise<ApiKeyInfo | null> {
+    return guardAsync(() => validateApiKey(this.app, secret));
   }
 
   /** Exchanges an API key for a short-lived session JWT (the `auth.exchange` operation). */

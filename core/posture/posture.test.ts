@@ -73,7 +73,7 @@ describe('posture.overview', () => {
 
   it('gives volume per month, heatmap per framework group, chain head, bundles and alerts', async () => {
     await call('posture.loadSample', {});
-    createApiKey(app, { tier: 'api', name: 'ci-pipeline', expires_in_days: 10 });
+    await createApiKey(app, { tier: 'api', name: 'ci-pipeline', expires_in_days: 10 });
     const reply = (await call('posture.overview', {})) as OverviewReply;
     expect(reply.projects).toEqual([expect.objectContaining({ project_id: sampleProjectId, is_sample: true })]);
     const overview = reply.overview as Overview;

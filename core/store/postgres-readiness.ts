@@ -14,12 +14,9 @@ export const domainsNotYetOnPostgres: readonly string[] = [
   'clause cadences',
   'posture samples',
   'PII state',
-  'API keys',
-  'sessions',
   'SCIM users and groups',
   'SSO sessions',
   'SAML and OIDC login state',
-  'one-time login links',
 ];
 
 /** Throws the one-line start-up refusal when SVC_DATABASE_URL is set while domains remain SQLite-only. */

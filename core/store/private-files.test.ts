@@ -49,7 +49,7 @@ describe('private data at rest', () => {
     }
   });
 
-  it('tightens looser permissions left on an existing data dir at start, WAL and SHM included', () => {
+  it('tightens looser permissions left on an existing data dir at start, WAL and SHM included', async () => {
     const dataDir = tempDir();
     chmodSync(dataDir, 0o755);
     mkdirSync(join(dataDir, 'bundles', 'b1'), { recursive: true, mode: 0o755 });
@@ -57,7 +57,7 @@ describe('private data at rest', () => {
     writeFileSync(join(dataDir, 'workbench.db'), '', { mode: 0o644 });
     const app = createApp({ dataDir, env: {} });
     try {
-      createApiKey(app, { tier: 'admin' }); // a write, so the WAL and SHM exist
+      await createApiKey(app, { tier: 'admin' }); // a write, so the WAL and SHM exist
       expect(existsSync(join(dataDir, 'workbench.db-wal'))).toBe(true);
       expect(modes(dataDir)).toEqual({
         '.': '700',

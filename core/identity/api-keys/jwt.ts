@@ -39,13 +39,22 @@ const claimsSchema = z.object({
 
 const sessionKeyService = 'identity.sessionKey';
 
-/** The HS256 key: a per-install random secret kept in the secret store (or SVC_SESSION_KEY). */
+/**
+ * The HS256 key: SVC_SESSION_KEY, else a per-install random secret kept in the secret store. Instances sharing
+ * one PostgreSQL database share session rows but not their data dirs: without SVC_SESSION_KEY (the same value on
+ * each) a token signed by one is refused by the others, so that is said once, at first use.
+ */
 const signingKey = (app: App): Uint8Array =>
   service(app, sessionKeyService, () => {
     let value = app.settings.secret('sessionKey');
     if (value === undefined) {
       value = randomBytes(32).toString('base64url');
       app.settings.setSecret('sessionKey', value);
+    }
+    if (app.database.dialect === 'postgres' && (app.env.SVC_SESSION_KEY ?? '') === '') {
+      app.log.warn(
+        "SVC_SESSION_KEY is not set: session tokens are signed with this instance's own key; set the same SVC_SESSION_KEY on every instance of a shared database",
+      );
     }
     return new TextEncoder().encode(value);
   });
@@ -64,7 +73,7 @@ export const issueSessionJwt = async (
 ): Promise<{ token: string; expires_in: number; sid: string }> => {
   const lifetime = Math.min(lifetimeSeconds, maxSessionSeconds);
   const { sub, origin, ...rest } = claims;
-  const session = createSession(app, { amr: claims.amr, subject: sub, tier: claims.tier, origin, lifetimeSeconds: lifetime });
+  const session = await createSession(app, { amr: claims.amr, subject: sub, tier: claims.tier, origin, lifetimeSeconds: lifetime });
   const now = Math.floor(app.now().getTime() / 1000);
   const token = await new SignJWT({ ...rest, sid: session.id, scopes: [...(claims.scopes ?? [])] })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -83,11 +92,11 @@ export const issueSessionJwt = async (
  * Replaces the session key and ends every session: all tokens signed with the old key stop verifying, and the
  * session rows are revoked too (SVC_SESSION_KEY pins the key; then only the rows end). Returns how many ended.
  */
-export const rotateSessionKey = (app: App): { ended: number; key_rotated: boolean } => {
+export const rotateSessionKey = async (app: App): Promise<{ ended: number; key_rotated: boolean }> => {
   const pinned = (app.env.SVC_SESSION_KEY ?? '') !== '';
   if (!pinned) app.settings.setSecret('sessionKey', randomBytes(32).toString('base64url'));
   app.services.delete(sessionKeyService);
-  return { ended: revokeAllSessions(app), key_rotated: !pinned };
+  return { ended: await revokeAllSessions(app), key_rotated: !pinned };
 };
 
 /**
@@ -111,7 +120,7 @@ export const verifySessionJwt = async (app: App, token: string): Promise<Actor> 
     if (claims.exp - claims.iat > maxSessionSeconds || claims.exp > now + maxSessionSeconds + clockToleranceSeconds) {
       throw new AppError('UNAUTHENTICATED', 'Session token lifetime is longer than this server issues');
     }
-    if (!isSessionLive(app, claims.sid)) throw new AppError('UNAUTHENTICATED', 'The session behind this token has ended');
+    if (!(await isSessionLive(app, claims.sid))) throw new AppError('UNAUTHENTICATED', 'The session behind this token has ended');
     return { kind: 'session', id: claims.sid, tier: claims.tier, scopes: claims.scopes, subject: claims.sub };
   } catch (error) {
     if (error instanceof AppError) throw error;

@@ -52,7 +52,7 @@ export const apiKeyOps = {
     access: 'read',
     tier: 'admin',
     handler: async (input, ctx) => {
-      const key = validateApiKey(ctx.app, input.secret);
+      const key = await validateApiKey(ctx.app, input.secret);
       return key === null ? { valid: false as const } : { valid: true as const, key };
     },
     http: { method: 'POST', path: '/v1/keys/validate' },
@@ -63,7 +63,7 @@ export const apiKeyOps = {
     access: 'write',
     tier: 'public',
     handler: async (input, ctx) => {
-      const key = validateApiKey(ctx.app, input.api_key);
+      const key = await validateApiKey(ctx.app, input.api_key);
       if (key === null) throw new AppError('UNAUTHENTICATED', 'Invalid, revoked or expired API key');
       const { token, expires_in } = await issueSessionJwt(ctx.app, {
         sub: key.owner_user_id ?? key.id,

@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, describeZodError } from '../../errors.ts';
+import type { Queryable } from '../../store/database.ts';
 import { displayPrefix, generateApiKey, isWellFormedApiKey } from './format.ts';
 
 export const keyTiers = ['free', 'api', 'admin'] as const;
@@ -38,20 +39,24 @@ export const createKeyInput = z.object({
 });
 export type CreateKeyInput = z.input<typeof createKeyInput>;
 
-type Row = {
-  id: string;
-  name: string;
-  tier: KeyTier;
-  scopes: string;
-  display_prefix: string;
-  secret_hash: string;
-  owner_user_id: string | null;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  last_used_at: string | null;
-  rotated_to: string | null;
-};
+/** A row of `api_keys` as both back ends return it. */
+const keyRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  tier: z.enum(keyTiers),
+  scopes: z.string(),
+  display_prefix: z.string(),
+  secret_hash: z.string(),
+  owner_user_id: z.string().nullable(),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+  rotated_to: z.string().nullable(),
+});
+type Row = z.infer<typeof keyRow>;
+const storedScopes = z.array(z.string());
+const selectKeys = `SELECT ${Object.keys(keyRow.shape).join(', ')} FROM api_keys`;
 
 const lastUsedResolutionMs = 60_000;
 
@@ -61,7 +66,7 @@ const toInfo = (row: Row, now: Date): ApiKeyInfo => ({
   id: row.id,
   name: row.name,
   tier: row.tier,
-  scopes: JSON.parse(row.scopes) as string[],
+  scopes: storedScopes.parse(JSON.parse(row.scopes)),
   prefix: row.display_prefix,
   owner_user_id: row.owner_user_id,
   created_at: row.created_at,
@@ -73,114 +78,147 @@ const toInfo = (row: Row, now: Date): ApiKeyInfo => ({
 
 const addDays = (date: Date, days: number): string => new Date(date.getTime() + days * 86_400_000).toISOString();
 
-const insertKey = (app: App, input: z.output<typeof createKeyInput>): CreatedApiKey => {
+/** A new key's row and secret, not stored yet: minted outside any transaction (hashing is not database work). */
+export const mintApiKey = (input: CreateKeyInput, now: Date): { row: Row; secret: string } => {
+  const parsed = createKeyInput.safeParse(input);
+  if (!parsed.success) throw new AppError('VALIDATION', `Invalid API key: ${describeZodError(parsed.error)}`, { cause: parsed.error });
+  const valid = parsed.data;
   const secret = generateApiKey();
-  const now = app.now();
-  const row: Row = {
-    id: `key-${ulid()}`,
-    name: input.name,
-    tier: input.tier,
-    scopes: JSON.stringify(input.scopes),
-    display_prefix: displayPrefix(secret),
-    secret_hash: hashSecret(secret),
-    owner_user_id: input.owner_user_id ?? null,
-    created_at: now.toISOString(),
-    expires_at: input.expires_in_days === undefined ? null : addDays(now, input.expires_in_days),
-    revoked_at: null,
-    last_used_at: null,
-    rotated_to: null,
+  return {
+    secret,
+    row: {
+      id: `key-${ulid()}`,
+      name: valid.name,
+      tier: valid.tier,
+      scopes: JSON.stringify(valid.scopes),
+      display_prefix: displayPrefix(secret),
+      secret_hash: hashSecret(secret),
+      owner_user_id: valid.owner_user_id ?? null,
+      created_at: now.toISOString(),
+      expires_at: valid.expires_in_days === undefined ? null : addDays(now, valid.expires_in_days),
+      revoked_at: null,
+      last_used_at: null,
+      rotated_to: null,
+    },
   };
-  app.db
-    .prepare(
-      `INSERT INTO api_keys (id, name, tier, scopes, display_prefix, secret_hash, owner_user_id, created_at, expires_at)
-       VALUES (@id, @name, @tier, @scopes, @display_prefix, @secret_hash, @owner_user_id, @created_at, @expires_at)`,
-    )
-    .run(row);
-  return { ...toInfo(row, now), secret };
+};
+
+/** The INSERT of a minted key; `insertKeyParams` binds it. Exported for the synchronous SQLite test helper only. */
+export const insertKeySql = `INSERT INTO api_keys (id, name, tier, scopes, display_prefix, secret_hash, owner_user_id, created_at, expires_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+export const insertKeyParams = (row: Row) =>
+  [row.id, row.name, row.tier, row.scopes, row.display_prefix, row.secret_hash, row.owner_user_id, row.created_at, row.expires_at] as const;
+
+const storeKey = async (db: Queryable, minted: { row: Row; secret: string }, now: Date): Promise<CreatedApiKey> => {
+  await db.run(insertKeySql, insertKeyParams(minted.row));
+  return { ...toInfo(minted.row, now), secret: minted.secret };
 };
 
 /** Creates a key; the returned secret is the only copy that will ever exist (only its SHA-256 is stored). */
-export const createApiKey = (app: App, input: CreateKeyInput): CreatedApiKey => insertKey(app, createKeyInput.parse(input));
+export const createApiKey = async (app: App, input: CreateKeyInput): Promise<CreatedApiKey> => {
+  const now = app.now();
+  return storeKey(app.database, mintApiKey(input, now), now);
+};
 
-const getRow = (app: App, id: string): Row => {
-  const row = app.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as Row | undefined;
+const findRow = (db: Queryable, id: string): Promise<Row | undefined> => db.one(keyRow, `${selectKeys} WHERE id = ?`, [id]);
+
+const getRow = async (db: Queryable, id: string): Promise<Row> => {
+  const row = await findRow(db, id);
   if (row === undefined) throw new AppError('NOT_FOUND', `No API key ${id}`);
   return row;
 };
 
-export const listApiKeys = (app: App): ApiKeyInfo[] => {
+export const listApiKeys = async (app: App): Promise<ApiKeyInfo[]> => {
   const now = app.now();
-  return (app.db.prepare('SELECT * FROM api_keys ORDER BY created_at DESC, id DESC').all() as Row[]).map((row) => toInfo(row, now));
+  return (await app.database.all(keyRow, `${selectKeys} ORDER BY created_at DESC, id DESC`)).map((row) => toInfo(row, now));
 };
 
-export const revokeApiKey = (app: App, id: string): ApiKeyInfo => {
-  const row = getRow(app, id);
-  if (row.revoked_at === null) {
-    app.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(app.now().toISOString(), id);
+export const revokeApiKey = async (app: App, id: string): Promise<ApiKeyInfo> => {
+  const now = app.now();
+  await app.database.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now.toISOString(), id]);
+  return toInfo(await getRow(app.database, id), now);
+};
+
+/** Why `row` cannot be rotated, or null when it can. */
+const rotationRefusal = (row: Row, now: Date): AppError | null => {
+  const status = toInfo(row, now).status;
+  if (status !== 'active') return new AppError('CONFLICT', `API key ${row.id} is ${status}; only an active key can be rotated`);
+  if (row.rotated_to !== null) {
+    return new AppError('CONFLICT', `API key ${row.id} was already rotated to ${row.rotated_to}; rotate or revoke that key instead`);
   }
-  return toInfo(getRow(app, id), app.now());
+  return null;
 };
 
 /**
  * Issues a new secret with the same name, tier and scopes. The old key keeps working for `graceSeconds`
- * (default 0: revoked at once) so deployments can roll over without downtime.
+ * (default 0: revoked at once) so deployments can roll over without downtime. The old row is claimed with a
+ * conditional UPDATE (still active, no successor), so of two rotations racing on two instances one wins and the
+ * other gets the same 409 a late rotation gets.
  */
-export const rotateApiKey = (app: App, id: string, graceSeconds = 0): CreatedApiKey =>
-  app.db.transaction((): CreatedApiKey => {
-    const oldRow = getRow(app, id);
-    const old = toInfo(oldRow, app.now());
-    if (old.status !== 'active') throw new AppError('CONFLICT', `API key ${id} is ${old.status}; only an active key can be rotated`);
-    if (oldRow.rotated_to !== null) {
-      throw new AppError('CONFLICT', `API key ${id} was already rotated to ${oldRow.rotated_to}; rotate or revoke that key instead`);
-    }
-    const created = insertKey(app, {
+export const rotateApiKey = async (app: App, id: string, graceSeconds = 0): Promise<CreatedApiKey> => {
+  const now = app.now();
+  const old = await getRow(app.database, id);
+  const refusal = rotationRefusal(old, now);
+  if (refusal !== null) throw refusal;
+  const minted = mintApiKey(
+    {
       name: old.name,
       tier: old.tier,
-      scopes: [...old.scopes] as ['scim'],
+      scopes: z.array(z.enum(['scim'])).parse(JSON.parse(old.scopes)),
       ...(old.owner_user_id === null ? {} : { owner_user_id: old.owner_user_id }),
       ...(old.expires_at === null
         ? {}
-        : { expires_in_days: Math.max(1, Math.ceil((new Date(old.expires_at).getTime() - app.now().getTime()) / 86_400_000)) }),
-    });
-    const now = app.now();
-    if (graceSeconds > 0) {
-      // The grace period may shorten the old key's life, never lengthen it.
-      const requested = now.getTime() + graceSeconds * 1000;
-      const graceEnd = new Date(old.expires_at === null ? requested : Math.min(requested, Date.parse(old.expires_at))).toISOString();
-      app.db.prepare('UPDATE api_keys SET expires_at = ?, rotated_to = ? WHERE id = ?').run(graceEnd, created.id, id);
-    } else {
-      app.db.prepare('UPDATE api_keys SET revoked_at = ?, rotated_to = ? WHERE id = ?').run(now.toISOString(), created.id, id);
-    }
-    return created;
-  })();
+        : { expires_in_days: Math.max(1, Math.ceil((Date.parse(old.expires_at) - now.getTime()) / 86_400_000)) }),
+    },
+    now,
+  );
+  // The grace period may shorten the old key's life, never lengthen it.
+  const requested = now.getTime() + graceSeconds * 1000;
+  const graceEnd = new Date(old.expires_at === null ? requested : Math.min(requested, Date.parse(old.expires_at))).toISOString();
+  const claim =
+    graceSeconds > 0
+      ? { sql: 'expires_at = ?, rotated_to = ?', params: [graceEnd, minted.row.id] }
+      : { sql: 'revoked_at = ?, rotated_to = ?', params: [now.toISOString(), minted.row.id] };
+  return app.database.transaction(async (tx) => {
+    const claimed = await tx.run(
+      `UPDATE api_keys SET ${claim.sql} WHERE id = ? AND rotated_to IS NULL AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+      [...claim.params, id, now.toISOString()],
+    );
+    if (claimed === 0) throw rotationRefusal(await getRow(tx, id), now) ?? new AppError('CONFLICT', `API key ${id} changed; try again`);
+    return storeKey(tx, minted, now);
+  });
+};
 
-/** Revokes every active key issued to a (SCIM) user; returns how many. Called when a user is deactivated or deleted. */
-export const revokeKeysOfUser = (app: App, userId: string): number =>
-  app.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE owner_user_id = ? AND revoked_at IS NULL').run(app.now().toISOString(), userId)
-    .changes;
+/**
+ * Revokes every active key issued to a (SCIM) user; returns how many. Called when a user is deactivated or
+ * deleted, inside that change's transaction when the caller passes it as `db`.
+ */
+export const revokeKeysOfUser = (app: App, userId: string, db: Queryable = app.database): Promise<number> =>
+  db.run('UPDATE api_keys SET revoked_at = ? WHERE owner_user_id = ? AND revoked_at IS NULL', [app.now().toISOString(), userId]);
 
 /**
  * Checks a presented secret. Malformed keys are rejected before any look-up; the stored hash is compared in
  * constant time. Returns the active key or null (unknown, revoked or expired: the caller gets no hint which).
+ * Read from the database on every call, never cached: a revocation on any instance counts from its commit.
  */
-export const validateApiKey = (app: App, secret: string): ApiKeyInfo | null => {
+export const validateApiKey = async (app: App, secret: string): Promise<ApiKeyInfo | null> => {
   if (!isWellFormedApiKey(secret)) return null;
   const presented = hashSecret(secret);
-  const row = app.db.prepare('SELECT * FROM api_keys WHERE secret_hash = ?').get(presented) as Row | undefined;
+  const row = await app.database.one(keyRow, `${selectKeys} WHERE secret_hash = ?`, [presented]);
   if (row === undefined) return null;
   if (!timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), Buffer.from(presented, 'hex'))) return null;
-  const info = toInfo(row, app.now());
+  const now = app.now();
+  const info = toInfo(row, now);
   if (info.status !== 'active') return null;
   // Stamp last use at most once a minute: a durable write on every request would cost an fsync each.
-  const now = app.now();
-  if (row.last_used_at === null || now.getTime() - new Date(row.last_used_at).getTime() > lastUsedResolutionMs) {
-    app.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now.toISOString(), row.id);
+  if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) > lastUsedResolutionMs) {
+    await app.database.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [now.toISOString(), row.id]);
   }
   return info;
 };
 
 /** Is the key behind an issued JWT still usable? (Revoking a key also kills the JWTs exchanged from it.) */
-export const isKeyActive = (app: App, id: string): boolean => {
-  const row = app.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as Row | undefined;
+export const isKeyActive = async (app: App, id: string): Promise<boolean> => {
+  const row = await findRow(app.database, id);
   return row !== undefined && toInfo(row, app.now()).status === 'active';
 };

@@ -72,7 +72,7 @@ describe('samlAcs', () => {
     expect(result).toMatchObject({ subject: 'alice@example.org', email: 'alice@example.org' });
     const actor = await verifySessionJwt(app, result.session_jwt);
     expect(actor).toMatchObject({ kind: 'session', subject: 'alice@example.org', tier: 'free' });
-    expect(getSession(app, sessionOrigin(app, actor.id) ?? '')).toMatchObject({
+    expect(getSession(app, (await sessionOrigin(app, actor.id)) ?? '')).toMatchObject({
       idp_session_id: '_session-abc',
       subject: 'alice@example.org',
     });

@@ -88,15 +88,15 @@ describe('SCIM users and groups (SDK over SQLite)', () => {
     expect(errorOf(() => scimListUsers(app, 'userName eq')).scimType).toBe('invalidFilter');
   });
 
-  it('deactivates and reactivates through PATCH; deactivation revokes sessions and API keys', () => {
+  it('deactivates and reactivates through PATCH; deactivation revokes sessions and API keys', async () => {
     const app = memoryApp();
     const user = scimCreateUser(app, { userName: 'bob' });
     const session = delegateSession(app, { idp_session_id: 'idp-1', subject: 'BOB', email: 'bob@x.test', project_id: 'p' });
-    createApiKey(app, { name: 'bob key', tier: 'api', owner_user_id: user.id });
+    await createApiKey(app, { name: 'bob key', tier: 'api', owner_user_id: user.id });
     const off = scimPatchUser(app, user.id, [{ op: 'replace', path: 'active', value: false }]);
     expect(off.active).toBe(false);
     expect(errorOf(() => getSession(app, session.session_id)).code).toBe('UNAUTHENTICATED');
-    expect(listApiKeys(app).find((key) => key.owner_user_id === user.id)?.status).toBe('revoked');
+    expect((await listApiKeys(app)).find((key) => key.owner_user_id === user.id)?.status).toBe('revoked');
     expect(errorOf(() => delegateSession(app, { idp_session_id: 'idp-2', subject: 'bob', email: '', project_id: 'p' })).code).toBe(
       'FORBIDDEN',
     );

@@ -1,4 +1,5 @@
 import { ulid } from 'ulid';
+import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { AppError } from '../../errors.ts';
 
@@ -16,23 +17,36 @@ export type WorkbenchSession = {
   readonly status: 'active' | 'expired' | 'revoked';
 };
 
-type Row = Omit<WorkbenchSession, 'status'>;
+/** A row of `sessions` as both back ends return it. */
+const sessionRow = z.object({
+  id: z.string(),
+  amr: z.string(),
+  subject: z.string(),
+  tier: z.string(),
+  origin: z.string().nullable(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+type Row = z.infer<typeof sessionRow>;
+const selectSessions = `SELECT ${Object.keys(sessionRow.shape).join(', ')} FROM sessions`;
 
-/** Whether the key or SSO session a session came from is still alive; each domain registers its id prefix. */
-export type OriginLiveness = (app: App, origin: string) => boolean;
+/**
+ * Whether the key or SSO session a session came from is still alive; each domain registers its id prefix.
+ * A check may be synchronous while its domain has not moved onto the asynchronous Database.
+ */
+export type OriginLiveness = (app: App, origin: string) => boolean | Promise<boolean>;
 const originChecks = new Map<string, OriginLiveness>();
 export const registerOriginLiveness = (prefix: string, check: OriginLiveness): void => void originChecks.set(prefix, check);
 
 const statusOf = (row: Row, now: Date): WorkbenchSession['status'] =>
   row.revoked_at !== null ? 'revoked' : Date.parse(row.expires_at) <= now.getTime() ? 'expired' : 'active';
 
-export const createSession = (
+export const createSession = async (
   app: App,
   session: { amr: string; subject: string; tier: string; origin?: string | undefined; lifetimeSeconds: number },
-): WorkbenchSession => {
+): Promise<WorkbenchSession> => {
   const now = app.now();
-  // Exchanged tokens add a row every 15 minutes per client: rows a week past their end are history.
-  app.db.prepare('DELETE FROM sessions WHERE expires_at < ?').run(new Date(now.getTime() - 7 * 86_400_000).toISOString());
   const row: Row = {
     id: `ses-${ulid(now.getTime())}`,
     amr: session.amr,
@@ -43,50 +57,62 @@ export const createSession = (
     expires_at: new Date(now.getTime() + session.lifetimeSeconds * 1000).toISOString(),
     revoked_at: null,
   };
-  app.db
-    .prepare(
+  await app.database.transaction(async (tx) => {
+    // Exchanged tokens add a row every 15 minutes per client: rows a week past their end are history.
+    await tx.run('DELETE FROM sessions WHERE expires_at < ?', [new Date(now.getTime() - 7 * 86_400_000).toISOString()]);
+    await tx.run(
       `INSERT INTO sessions (id, amr, subject, tier, origin, created_at, expires_at, revoked_at)
-       VALUES (@id, @amr, @subject, @tier, @origin, @created_at, @expires_at, @revoked_at)`,
-    )
-    .run(row);
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [row.id, row.amr, row.subject, row.tier, row.origin, row.created_at, row.expires_at, row.revoked_at],
+    );
+  });
   return { ...row, status: 'active' };
 };
 
 /** The key or SSO session a session was started from (null for the one-time link or an unknown id). */
-export const sessionOrigin = (app: App, id: string): string | null =>
-  (app.db.prepare('SELECT origin FROM sessions WHERE id = ?').get(id) as { origin: string | null } | undefined)?.origin ?? null;
+export const sessionOrigin = async (app: App, id: string): Promise<string | null> =>
+  (await app.database.one(sessionRow.pick({ origin: true }), 'SELECT origin FROM sessions WHERE id = ?', [id]))?.origin ?? null;
 
-/** Live = not revoked, not expired, and the key or SSO session it came from is live too. */
-export const isSessionLive = (app: App, id: string): boolean => {
-  const row = app.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
+/**
+ * Live = not revoked, not expired, and the key or SSO session it came from is live too. Read from the database
+ * on every request: ending a session on any instance counts from its commit, everywhere.
+ */
+export const isSessionLive = async (app: App, id: string): Promise<boolean> => {
+  const row = await app.database.one(sessionRow, `${selectSessions} WHERE id = ?`, [id]);
   if (row === undefined || statusOf(row, app.now()) !== 'active') return false;
   if (row.origin === null) return true;
   for (const [prefix, check] of originChecks) if (row.origin.startsWith(prefix)) return check(app, row.origin);
   return false;
 };
 
-export const listWorkbenchSessions = (app: App, options: { includeInactive: boolean; limit: number }): WorkbenchSession[] => {
+export const listWorkbenchSessions = async (
+  app: App,
+  options: { includeInactive: boolean; limit: number },
+): Promise<WorkbenchSession[]> => {
   const now = app.now();
-  const rows = (
-    options.includeInactive
-      ? app.db.prepare('SELECT * FROM sessions ORDER BY id DESC LIMIT ?').all(options.limit)
-      : app.db
-          .prepare('SELECT * FROM sessions WHERE revoked_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT ?')
-          .all(now.toISOString(), options.limit)
-  ) as Row[];
+  const rows = options.includeInactive
+    ? await app.database.all(sessionRow, `${selectSessions} ORDER BY id DESC LIMIT ?`, [options.limit])
+    : await app.database.all(sessionRow, `${selectSessions} WHERE revoked_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT ?`, [
+        now.toISOString(),
+        options.limit,
+      ]);
   return rows.map((row) => ({ ...row, status: statusOf(row, now) }));
 };
 
 /** Ends one session (logout, or an admin); true when it was live. */
-export const revokeWorkbenchSession = (app: App, id: string): boolean => {
-  if (app.db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(id) === undefined) throw new AppError('NOT_FOUND', `No session ${id}`);
-  return (
-    app.db.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(app.now().toISOString(), id).changes > 0
-  );
+export const revokeWorkbenchSession = async (app: App, id: string): Promise<boolean> => {
+  const ended = await app.database.run('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [
+    app.now().toISOString(),
+    id,
+  ]);
+  if (ended === 0 && (await app.database.one(sessionRow.pick({ id: true }), 'SELECT id FROM sessions WHERE id = ?', [id])) === undefined) {
+    throw new AppError('NOT_FOUND', `No session ${id}`);
+  }
+  return ended > 0;
 };
 
 /** Ends every session (session key rotation); returns how many were live. */
-export const revokeAllSessions = (app: App): number =>
-  app.db
-    .prepare('UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL AND expires_at > ?')
-    .run(app.now().toISOString(), app.now().toISOString()).changes;
+export const revokeAllSessions = async (app: App): Promise<number> => {
+  const now = app.now().toISOString();
+  return app.database.run('UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL AND expires_at > ?', [now, now]);
+};

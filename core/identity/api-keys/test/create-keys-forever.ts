@@ -7,6 +7,6 @@ const dataDir = process.argv[2];
 if (!dataDir) throw new TypeError('usage: create-keys-forever.ts DATA_DIR');
 const app = createApp({ dataDir, env: {} });
 for (let i = 0; ; i++) {
-  const key = createApiKey(app, { tier: 'api', name: `k${i}` });
+  const key = await createApiKey(app, { tier: 'api', name: `k${i}` });
   process.stdout.write(`${key.id}\n`);
 }
