@@ -81,7 +81,7 @@ export class SFCECClient {
 
   /** Spec CECStatusInfo. */
   async getStatus(): Promise<CECStatusInfo> {
-    const stats = registryStats(this.app);
+    const stats = await registryStats(this.app);
     return {
       byos_provider: usesObjectStorage(this.app) ? 's3' : null,
       bundle_count: stats.count,
@@ -92,7 +92,7 @@ export class SFCECClient {
 
   /** The registered bundle, or null when the id is unknown. */
   async getBundle(bundleId: string): Promise<BundleResult | null> {
-    const entry = getEntry(this.app, bundleId);
+    const entry = await getEntry(this.app, bundleId);
     return entry === null ? null : this.#result(entry);
   }
 
@@ -102,7 +102,7 @@ export class SFCECClient {
    * its bucket (NOT_FOUND), or the bucket cannot be reached (UNAVAILABLE).
    */
   async reissueDownloadUrl(bundleId: string): Promise<BundleResult> {
-    const entry = getEntry(this.app, bundleId);
+    const entry = await getEntry(this.app, bundleId);
     if (entry === null) throw new SFCECBuildError(`Bundle ${bundleId.slice(0, 80)} is not in the registry`, { code: 'NOT_FOUND' });
     let available: boolean;
     try {
@@ -114,8 +114,11 @@ export class SFCECClient {
       const where = entry.object === null ? 'the ZIP is gone from disk' : 'its object is gone from the bucket';
       throw new SFCECBuildError(`Bundle ${bundleId}: ${where}`, { code: 'NOT_FOUND' });
     }
-    setExpiry(this.app, bundleId, new Date(this.app.now().getTime() + downloadValidityMs(this.app)).toISOString());
-    return this.#result(getEntry(this.app, bundleId) as BundleEntry);
+    const expiresAt = new Date(this.app.now().getTime() + downloadValidityMs(this.app)).toISOString();
+    const moved = await setExpiry(this.app, bundleId, expiresAt);
+    // Removed from the registry between the two statements (another instance's rebuild superseded it).
+    if (moved === null) throw new SFCECBuildError(`Bundle ${bundleId.slice(0, 80)} is not in the registry`, { code: 'NOT_FOUND' });
+    return this.#result(moved);
   }
 
   /** Generates and stores a GDPR Art. 28 DPA (spec `generate_dpa`). @throws SFCECExportError on bad input or failure. */
@@ -164,7 +167,7 @@ export class SFCECClient {
     } catch (error) {
       throw new SFCECBuildError((error as Error).message, wrapOptions(error));
     }
-    const entry = registerBundle(app, built, { projectId, orgId: params.orgId, range }, stored);
+    const entry = await registerBundle(app, built, { projectId, orgId: params.orgId, range }, stored);
     releaseLocalCopy(built, stored);
     if (stored !== null)
       app.log.info({ bundleId: built.bundle_id, sha256: stored.sha256, bytes: stored.size }, 'bundle stored in the bucket');
