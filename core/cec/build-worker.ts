@@ -1,5 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { createApp } from '../app.ts';
+import { type App, createApp } from '../app.ts';
+import { envSetting } from '../config/env-settings.ts';
+import { envOnlySettings } from '../config/settings-schema.ts';
 import { AppError, type ErrorCode } from '../errors.ts';
 import { type BuildParams, type BuiltBundle, writeBundle } from './build.ts';
 
@@ -39,12 +41,45 @@ const toWorkerError = (error: unknown): WorkerError => {
   };
 };
 
-/** Runs one build on its own SQLite connection to the same data dir, reporting progress to the parent. */
-const run = async (job: WorkerJob, port: NonNullable<typeof parentPort>): Promise<void> => {
+/**
+ * The worker's own app on the parent's storage: the SQLite file of the data dir, or, when the parent runs on
+ * PostgreSQL (SVC_DATABASE_URL in the job's env), a pool of its own on the same database. The parent already
+ * migrated it and passed the start-up checks, so the worker only connects. The domains that are still SQLite-only
+ * read the data dir's file, as the parent does, until the move is complete (docs/decisions.md, "Bundles, keys and
+ * DPAs on PostgreSQL"). The URL is never logged: connection errors show it with the password masked.
+ */
+const openJobApp = async (job: WorkerJob): Promise<{ app: App; close: () => Promise<void> }> => {
   const offset = Date.parse(job.now) - Date.now();
-  const app = createApp({ dataDir: job.dataDir, env: job.env, now: () => new Date(Date.now() + offset) });
+  const options = { dataDir: job.dataDir, now: () => new Date(Date.now() + offset) };
+  const databaseUrl = envSetting(job.env, 'databaseUrl');
+  if (databaseUrl === '') {
+    const app = createApp({ ...options, env: job.env });
+    return { app, close: async () => app.close() };
+  }
+  const { connectPostgres, postgresDatabase } = await import('../store/postgres-database.ts');
+  const database = postgresDatabase(await connectPostgres(databaseUrl, { source: envOnlySettings.databaseUrl.env, max: 2 }));
+  const { [envOnlySettings.databaseUrl.env]: _url, ...env } = job.env;
+  const app = createApp({ ...options, env, database });
+  return {
+    app,
+    close: async () => {
+      app.close();
+      await database.close();
+    },
+  };
+};
+
+/** Runs one build on its own connection to the parent's storage, reporting progress to the parent. */
+const run = async (job: WorkerJob, port: NonNullable<typeof parentPort>): Promise<void> => {
+  let opened: Awaited<ReturnType<typeof openJobApp>>;
   try {
-    const built = await writeBundle(app, {
+    opened = await openJobApp(job);
+  } catch (error) {
+    port.postMessage({ type: 'error', id: job.id, error: toWorkerError(error) } satisfies WorkerMessage);
+    return;
+  }
+  try {
+    const built = await writeBundle(opened.app, {
       ...job.params,
       onProgress: (done, total, message) =>
         port.postMessage({ type: 'progress', id: job.id, done, total, message } satisfies WorkerMessage),
@@ -53,7 +88,7 @@ const run = async (job: WorkerJob, port: NonNullable<typeof parentPort>): Promis
   } catch (error) {
     port.postMessage({ type: 'error', id: job.id, error: toWorkerError(error) } satisfies WorkerMessage);
   } finally {
-    app.close();
+    await opened.close();
   }
 };
 

@@ -72,7 +72,7 @@ export const generateDpaFromRequest = async (app: App, request: DpaRequest): Pro
  * generateDpa(app, 'proj-1', { name: 'Acme GmbH', address: 'Berlin' }, { name: 'ModelOps Ltd', address: 'Dublin' },
  *   { subjectCategories: ['customers'], transferMechanisms: ['none_eea_only'], retentionPeriodDays: 90, lawOfContract: 'DE' });
  */
-export const generateDpa = (
+export const generateDpa = async (
   app: App,
   projectId: string,
   controllerDetails: Record<string, unknown>,
