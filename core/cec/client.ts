@@ -10,6 +10,7 @@ import { type FrameworkId, frameworkIds, resolveFramework } from './clauses/inde
 import { checkDateRange } from './dates.ts';
 import { type BundleEntry, downloadValidityMs, getEntry, registerBundle, registryStats, setExpiry, toBundleResult } from './registry.ts';
 import { resolveSigningKey } from './signing-key.ts';
+import { publishInstanceKey } from './trusted-keys.ts';
 import { usesObjectStorage } from './storage/s3-config.ts';
 import { bundleAvailable, releaseLocalCopy, storeBuiltBundle, withDownloadUrl } from './storage/stored-bundles.ts';
 import type { BundleResult, BundleVerificationResult, CECStatusInfo } from './types.ts';
@@ -167,6 +168,7 @@ export class SFCECClient {
     } catch (error) {
       throw new SFCECBuildError((error as Error).message, wrapOptions(error));
     }
+    await publishInstanceKey(app);
     const entry = await registerBundle(app, built, { projectId, orgId: params.orgId, range }, stored);
     releaseLocalCopy(built, stored);
     if (stored !== null)

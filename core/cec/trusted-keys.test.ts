@@ -56,7 +56,9 @@ describe.each(testBackends)('the app trust list on $name: own key plus imported 
     const second = await t().second();
     const { pem, kid } = await exportPublicKey(producer.app);
     const imports = await Promise.all(
-      ['first', 'second', 'third', 'fourth'].map((label, i) => call('cec.importTrustedKey', { public_key: pem, label }, i % 2 === 0 ? t().app : second)),
+      ['first', 'second', 'third', 'fourth'].map((label, i) =>
+        call('cec.importTrustedKey', { public_key: pem, label }, i % 2 === 0 ? t().app : second),
+      ),
     );
     expect(imports.every((result) => result.ok)).toBe(true);
     const keys = await listTrustedKeys(second);

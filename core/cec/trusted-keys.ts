@@ -4,7 +4,8 @@
  */
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { z } from 'zod';
-import type { App } from '../app.ts';
+import { hostname } from 'node:os';
+import { type App, service } from '../app.ts';
 import { AppError } from '../errors.ts';
 import { jsonColumn } from './json-column.ts';
 import { exportPublicKey, parsePublicJwk, readTrustedPublicKey } from './ed25519.ts';
@@ -44,6 +45,26 @@ export const listTrustedKeys = async (app: App): Promise<TrustedKeyInfo[]> =>
     return jwk === null ? [] : [{ kid: row.kid, label: row.label, added_at: row.added_at, jwk }];
   });
 
+/**
+ * On PostgreSQL, instances share one registry but each keeps its own Ed25519 key in its data dir (a private key
+ * never goes into the database). So that a bundle built by one instance verifies on every other, an instance
+ * publishes its public key in the shared trust list before it registers a bundle (once per app; an existing row,
+ * and its label, are kept). SQLite has one instance per data dir, whose own key is trusted anyway.
+ */
+export const publishInstanceKey = async (app: App): Promise<void> => {
+  if (app.database.dialect !== 'postgres' || app.dataDir === null) return;
+  const published = service(app, 'cec.instanceKeyPublished', () => ({ done: false }));
+  if (published.done) return;
+  const own = await exportPublicKey(app);
+  await app.database.run('INSERT INTO cec_trusted_keys (kid, jwk, label, added_at) VALUES (?, ?, ?, ?) ON CONFLICT (kid) DO NOTHING', [
+    own.kid,
+    JSON.stringify(own.jwk),
+    `svc instance on ${hostname()}`,
+    app.now().toISOString(),
+  ]);
+  published.done = true;
+};
+
 /** Removes an imported key; true when it existed. The install's own key cannot be removed (it is not stored here). */
 export const removeTrustedKey = async (app: App, kid: string): Promise<boolean> =>
   (await app.database.run('DELETE FROM cec_trusted_keys WHERE kid = ?', [kid])) > 0;
@@ -51,5 +72,8 @@ export const removeTrustedKey = async (app: App, kid: string): Promise<boolean> 
 /** The install's own published key (when the app has a data dir, so the key is durable) plus the imported ones. */
 export const appTrustList = async (app: App): Promise<TrustedKey[]> => {
   const own = app.dataDir === null ? [] : [await exportPublicKey(app)];
-  return [...own.map((key) => ({ kid: key.kid, jwk: key.jwk })), ...(await listTrustedKeys(app)).map((key) => ({ kid: key.kid, jwk: key.jwk }))];
+  return [
+    ...own.map((key) => ({ kid: key.kid, jwk: key.jwk })),
+    ...(await listTrustedKeys(app)).map((key) => ({ kid: key.kid, jwk: key.jwk })),
+  ];
 };

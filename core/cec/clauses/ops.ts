@@ -110,7 +110,10 @@ export const clauseOps = {
     tier: 'api',
     handler: async (input, ctx) => ({
       project_id: input.project_id,
-      cadences: Object.values(await projectCadences(ctx.app, input.project_id)).map((item) => ({ ...item, text: describeCadence(item.cadence) })),
+      cadences: Object.values(await projectCadences(ctx.app, input.project_id)).map((item) => ({
+        ...item,
+        text: describeCadence(item.cadence),
+      })),
     }),
   }),
   'frameworks.setCadence': defineOp({
@@ -120,7 +123,13 @@ export const clauseOps = {
     tier: 'api',
     handler: async (input, ctx) => {
       const framework = resolveFramework(input.framework);
-      await setProjectCadence(ctx.app, input.project_id, framework, input.cadence, `${ctx.actor.kind}:${ctx.actor.subject ?? ctx.actor.id}`);
+      await setProjectCadence(
+        ctx.app,
+        input.project_id,
+        framework,
+        input.cadence,
+        `${ctx.actor.kind}:${ctx.actor.subject ?? ctx.actor.id}`,
+      );
       return (await projectCadences(ctx.app, input.project_id))[framework];
     },
   }),

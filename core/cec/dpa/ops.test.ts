@@ -100,7 +100,9 @@ describe.each(testBackends)('dpa ops on $name', (backend) => {
   it('keeps ids unique and every document visible across two instances writing at once', async () => {
     const second = await t().second();
     const created = (await Promise.all(
-      Array.from({ length: 12 }, (_, i) => call('dpa.generate', { ...sampleRequest(), project_id: `p${i % 3}` }, i % 2 === 0 ? app : second)),
+      Array.from({ length: 12 }, (_, i) =>
+        call('dpa.generate', { ...sampleRequest(), project_id: `p${i % 3}` }, i % 2 === 0 ? app : second),
+      ),
     )) as DPADocument[];
     const ids = created.map((document) => document.document_id);
     expect(new Set(ids).size).toBe(12);
