@@ -1,8 +1,9 @@
 import { parentPort } from 'node:worker_threads';
-import { type App, createApp } from '../app.ts';
+import { type App, createApp, openApp } from '../app.ts';
 import { envSetting } from '../config/env-settings.ts';
 import { envOnlySettings } from '../config/settings-schema.ts';
 import { AppError, type ErrorCode } from '../errors.ts';
+import { domainsNotYetOnPostgres } from '../store/postgres-readiness.ts';
 import { type BuildParams, type BuiltBundle, writeBundle } from './build.ts';
 
 /** One build request to the worker (plain, structured-clonable data). */
@@ -44,9 +45,9 @@ const toWorkerError = (error: unknown): WorkerError => {
 /**
  * The worker's own app on the parent's storage: the SQLite file of the data dir, or, when the parent runs on
  * PostgreSQL (SVC_DATABASE_URL in the job's env), a pool of its own on the same database. The parent already
- * migrated it and passed the start-up checks, so the worker only connects. The domains that are still SQLite-only
- * read the data dir's file, as the parent does, until the move is complete (docs/decisions.md, "Bundles, keys and
- * DPAs on PostgreSQL"). The URL is never logged: connection errors show it with the password masked.
+ * migrated it and passed the start-up checks. Once every domain has moved this is openApp, as for the parent;
+ * until then the domains that are still SQLite-only read the data dir's file, as the parent does (docs/decisions.md,
+ * "Bundles, keys and DPAs on PostgreSQL"). The URL is never logged: connection errors show it with the password masked.
  */
 const openJobApp = async (job: WorkerJob): Promise<{ app: App; close: () => Promise<void> }> => {
   const offset = Date.parse(job.now) - Date.now();
@@ -54,7 +55,11 @@ const openJobApp = async (job: WorkerJob): Promise<{ app: App; close: () => Prom
   const databaseUrl = envSetting(job.env, 'databaseUrl');
   if (databaseUrl === '') {
     const app = createApp({ ...options, env: job.env });
-    return { app, close: async () => app.close() };
+    return { app, close: () => app.close() };
+  }
+  if (domainsNotYetOnPostgres.length === 0) {
+    const app = await openApp({ ...options, env: job.env });
+    return { app, close: () => app.close() };
   }
   const { connectPostgres, postgresDatabase } = await import('../store/postgres-database.ts');
   const database = postgresDatabase(await connectPostgres(databaseUrl, { source: envOnlySettings.databaseUrl.env, max: 2 }));
@@ -63,7 +68,7 @@ const openJobApp = async (job: WorkerJob): Promise<{ app: App; close: () => Prom
   return {
     app,
     close: async () => {
-      app.close();
+      await app.close();
       await database.close();
     },
   };

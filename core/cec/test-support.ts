@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { type App, createApp } from '../app.ts';
+import { type App, createApp, databaseApp } from '../app.ts';
 import { exampleEvidence } from '../audit/examples.ts';
 import { appendEvidence } from '../audit/store.ts';
 import type { EvidenceInput, SchemaKey } from '../audit/types.ts';
 import { postgresMigrations } from '../migrations.ts';
 import type { Database } from '../store/database.ts';
 import { migratePostgres } from '../store/postgres-migrate.ts';
+import { domainsNotYetOnPostgres } from '../store/postgres-readiness.ts';
 import { connectPostgres, postgresDatabase } from '../store/postgres-database.ts';
 import type { TestBackend, TestApp } from '../test-support/backends.ts';
 import { freshPostgresUrl } from '../test-support/postgres.ts';
@@ -69,9 +70,14 @@ export const bundleAppPerTest = (backend: TestBackend, extraEnv: NodeJS.ProcessE
   const cleanups: (() => Promise<void> | void)[] = [];
   const open = (database: Database | undefined, env: NodeJS.ProcessEnv): { app: App; dir: string } => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-cec-'));
-    const app = createApp({ dataDir: dir, env, ...(database === undefined ? {} : { database }) });
-    cleanups.unshift(() => {
-      app.close();
+    const app =
+      database === undefined
+        ? createApp({ dataDir: dir, env })
+        : domainsNotYetOnPostgres.length === 0
+          ? databaseApp({ dataDir: dir, env }, database, false)
+          : createApp({ dataDir: dir, env, database });
+    cleanups.unshift(async () => {
+      await app.close();
       rmSync(dir, { recursive: true, force: true });
     });
     return { app, dir };
