@@ -65,7 +65,12 @@ const signingEnv = { SVC_SIGNING_KEY: 'test-signing-key-0123456789abcdef' };
  * connects to the same database. It is set after createApp, which refuses the URL until every domain has moved
  * to PostgreSQL; the domains that have not (the evidence chain) keep the data dir's SQLite file meanwhile.
  */
-export const bundleAppPerTest = (backend: TestBackend, extraEnv: NodeJS.ProcessEnv = {}): (() => TestApp & { dir: string }) => {
+export const bundleAppPerTest = (
+  backend: TestBackend,
+  /** Extra env of every app (a function: read when each test starts, e.g. a server's address known only then). */
+  extraEnv: NodeJS.ProcessEnv | (() => NodeJS.ProcessEnv) = {},
+): (() => TestApp & { dir: string }) => {
+  const appEnv = (): NodeJS.ProcessEnv => ({ ...signingEnv, ...(typeof extraEnv === 'function' ? extraEnv() : extraEnv) });
   let current: (TestApp & { dir: string }) | undefined;
   const cleanups: (() => Promise<void> | void)[] = [];
   const open = (database: Database | undefined, env: NodeJS.ProcessEnv): { app: App; dir: string } => {
@@ -84,7 +89,7 @@ export const bundleAppPerTest = (backend: TestBackend, extraEnv: NodeJS.ProcessE
   };
   beforeEach(async () => {
     if (backend.name === 'sqlite') {
-      const { app, dir } = open(undefined, { ...signingEnv, ...extraEnv });
+      const { app, dir } = open(undefined, appEnv());
       current = { app, dir, second: async () => app };
       return;
     }
@@ -97,10 +102,10 @@ export const bundleAppPerTest = (backend: TestBackend, extraEnv: NodeJS.ProcessE
       return database;
     };
     const database = await connect(true);
-    const env: NodeJS.ProcessEnv = { ...signingEnv, ...extraEnv };
+    const env = appEnv();
     const { app, dir } = open(database, env);
     env.SVC_DATABASE_URL = url;
-    current = { app, dir, second: async () => open(await connect(), { ...signingEnv, ...extraEnv }).app };
+    current = { app, dir, second: async () => open(await connect(), appEnv()).app };
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0)) await cleanup();
