@@ -45,8 +45,13 @@ try {
   time(() => countEvidence(app, { projectId: 'bench' }));
   const baseline = Math.min(...[0, 1, 2].map(() => time(() => countEvidence(app, { projectId: 'bench' }))));
   const rssBefore = process.memoryUsage().rss;
-  const ours = time(() => projectClauseMap(app, { projectId: 'bench', frameworks: frameworkIds }));
-  const cached = time(() => projectClauseMap(app, { projectId: 'bench', frameworks: frameworkIds }));
+  const timeAsync = async (run: () => Promise<unknown>): Promise<number> => {
+    const t0 = process.hrtime.bigint();
+    await run();
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  const ours = await timeAsync(() => projectClauseMap(app, { projectId: 'bench', frameworks: frameworkIds }));
+  const cached = await timeAsync(() => projectClauseMap(app, { projectId: 'bench', frameworks: frameworkIds }));
   const rssGrowth = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
   printRow(`records`, String(total));
   printRow('countEvidence (baseline)', `${baseline.toFixed(1)} ms`);

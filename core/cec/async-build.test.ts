@@ -1,6 +1,58 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { Actor } from '../ops/define.ts';
+import { invoke } from '../ops/dispatch.ts';
+import { testBackends } from '../test-support/backends.ts';
+import { wrongPasswordUrl } from '../test-support/postgres.ts';
 import { SFCECClient } from './client.ts';
-import { seedDays, tempApp } from './test-support.ts';
+import { readZipEntry } from './dpa/test-support.ts';
+import { bundleAppPerTest, seedDays, tempApp } from './test-support.ts';
+
+const actor: Actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] };
+
+describe.each(testBackends)('buildBundleAsync on $name', (backend) => {
+  const t = bundleAppPerTest(backend);
+
+  it("the worker writes the bundle on the app's database: another instance lists it and reissues its URL", async () => {
+    const { app } = t();
+    const second = await t().second();
+    seedDays(app, 'shared', ['2026-05-01', '2026-05-02']);
+    // Set on the other instance: the worker's clause map can only see it through the shared database.
+    await invoke(
+      'frameworks.setCadence',
+      { project_id: 'shared', framework: 'soc2', cadence: { kind: 'max_age', days: 77 } },
+      { app: second, actor },
+    );
+    const result = await new SFCECClient({ app }).buildBundleAsync('shared', ['2026-05-01', '2026-05-02'], ['soc2']);
+    expect(Object.values(result.record_counts).reduce((a, b) => a + b, 0)).toBe(12);
+    const clauseMap = JSON.parse(await readZipEntry(readFileSync(result.zip_path), 'clause_map.json')) as { cadences: unknown };
+    expect(clauseMap.cadences).toMatchObject({ soc2: { kind: 'max_age', days: 77 } });
+    const listed = (await invoke('cec.listBundles', { project_id: 'shared' }, { app: second, actor })) as {
+      total: number;
+      items: { bundle_id: string; frameworks_covered: string[] }[];
+    };
+    expect(listed).toMatchObject({ total: 1, items: [{ bundle_id: result.bundle_id, frameworks_covered: ['soc2'] }] });
+    const reissued = (await invoke('cec.reissueDownloadUrl', { bundle_id: result.bundle_id }, { app: second, actor })) as {
+      bundle_id: string;
+      hmac_manifest: string;
+    };
+    expect(reissued).toMatchObject({ bundle_id: result.bundle_id, hmac_manifest: result.hmac_manifest });
+    expect((await new SFCECClient({ app: second }).verifyBundle(result.zip_path)).overall_valid).toBe(true);
+  });
+
+  // PostgreSQL only: a SQLite worker opens the data dir's file, which has no credentials to mask.
+  if (backend.name === 'postgres')
+    it('a worker that cannot reach the database fails the build with the URL masked', async () => {
+      const { app } = t();
+      const wrong = await wrongPasswordUrl();
+      app.env.SVC_DATABASE_URL = wrong;
+      const failure = await new SFCECClient({ app }).buildBundleAsync('p', ['2026-05-01', '2026-05-01']).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error).message).toMatch(/SVC_DATABASE_URL.*authentication failed/);
+      expect((failure as Error).message).not.toContain('not-the-password');
+      expect((await new SFCECClient({ app }).getStatus()).bundle_count).toBe(0);
+    });
+});
 
 describe('buildBundleAsync', () => {
   it('builds in a worker thread while the event loop stays responsive', async () => {

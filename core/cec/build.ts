@@ -94,11 +94,11 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
     );
     zip.add(
       'clause_map.json',
-      single(() =>
+      single(async () =>
         // schema_version 2: outcome- and cadence-aware statuses with reasons (docs/clause-mapping.md).
         JSON.stringify({
           schema_version: 2,
-          ...projectClauseMap(app, { projectId: params.projectId, from, to, frameworks: params.frameworks }),
+          ...(await projectClauseMap(app, { projectId: params.projectId, from, to, frameworks: params.frameworks })),
           date_range: { from, to },
           record_counts: counts,
         }),

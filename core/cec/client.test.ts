@@ -6,20 +6,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { SFCECBuildError, SFCECVerifyError } from '../errors.ts';
 import { SFCECClient } from './client.ts';
-import { seedDays, tempApp } from './test-support.ts';
+import { invoke } from '../ops/dispatch.ts';
+import { testBackends } from '../test-support/backends.ts';
+import { bundleAppPerTest, seedDays, tempApp } from './test-support.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-const setup = (env: NodeJS.ProcessEnv = {}) => {
-  const fixture = tempApp(env);
-  cleanups.push(fixture.cleanup);
-  return { ...fixture, client: new SFCECClient({ app: fixture.app }) };
-};
-
-describe('SFCECClient build and verify', () => {
+describe.each(testBackends)('SFCECClient build and registry on $name', (backend) => {
+  const t = bundleAppPerTest(backend, { SVC_AUDIT_BYOS_PROVIDER: 'local' });
+  const setup = () => ({ ...t(), client: new SFCECClient({ app: t().app }) });
   it('builds a bundle with the spec name and fields, registers it, and verifies it', async () => {
     const { app, client } = setup();
     seedDays(app, 'credit:model', ['2026-01-01', '2026-01-02', '2026-01-03', '2026-01-04']);
@@ -61,21 +59,25 @@ describe('SFCECClient build and verify', () => {
   });
 
   it('status counts bundles, survives a restart, and reports null for local storage (s3: storage/s3.test.ts)', async () => {
-    const { app, dir, client } = setup({ SVC_AUDIT_BYOS_PROVIDER: 'local' });
+    const { app, dir, client } = setup();
     expect(await client.getStatus()).toMatchObject({ byos_provider: null, bundle_count: 0, last_bundle_at: null });
     seedDays(app, 'p', ['2026-03-01']);
     const built = await client.buildBundle('p', ['2026-03-01', '2026-03-01']);
     const status = await client.getStatus();
     expect(status).toMatchObject({ bundle_count: 1, last_bundle_at: built.generated_at });
     expect(status.frameworks_supported).toEqual(['eu_ai_act', 'iso_42001', 'nist_ai_rmf', 'iso27001', 'soc2']);
-    const reopened = createApp({ dataDir: dir, env: { SVC_SIGNING_KEY: 'test-signing-key-0123456789abcdef' } });
+    // SQLite: the same file opened again; PostgreSQL: another instance on the same database.
+    const reopened =
+      backend.name === 'sqlite'
+        ? createApp({ dataDir: dir, env: { SVC_SIGNING_KEY: 'test-signing-key-0123456789abcdef' } })
+        : await t().second();
     try {
       const again = new SFCECClient({ app: reopened });
       expect(await again.getBundle(built.bundle_id)).toEqual(built);
-      expect((await again.getStatus()).byos_provider).toBeNull();
+      expect(await again.getStatus()).toMatchObject({ byos_provider: null, bundle_count: 1, last_bundle_at: built.generated_at });
       expect(await again.getBundle('cec-unknown')).toBeNull();
     } finally {
-      reopened.close();
+      if (backend.name === 'sqlite') reopened.close();
     }
   });
 
@@ -89,6 +91,13 @@ describe('SFCECClient build and verify', () => {
     expect(reissued.expires_at).toBe('2026-04-04T10:00:00.000Z');
     expect({ ...reissued, expires_at: built.expires_at }).toEqual(built);
     await expect(client.reissueDownloadUrl('cec-nope')).rejects.toBeInstanceOf(SFCECBuildError);
+    // Another instance reissues the same registry row (the ZIP path is on a volume both see).
+    const secondApp = await t().second();
+    (secondApp as { now: () => Date }).now = () => now;
+    const other = new SFCECClient({ app: secondApp });
+    now = new Date('2026-04-05T08:00:00.000Z');
+    expect((await other.reissueDownloadUrl(built.bundle_id)).expires_at).toBe('2026-04-06T08:00:00.000Z');
+    expect((await client.getBundle(built.bundle_id))?.expires_at).toBe('2026-04-06T08:00:00.000Z');
     rmSync(built.zip_path);
     await expect(client.reissueDownloadUrl(built.bundle_id)).rejects.toBeInstanceOf(SFCECBuildError);
   });
@@ -102,13 +111,42 @@ describe('SFCECClient build and verify', () => {
   });
 
   it('a failed build leaves nothing behind and raises SFCECBuildError', async () => {
-    const { app, client } = setup({ SVC_TSA_URL: 'http://127.0.0.1:9/tsa' });
+    const { app, client } = setup();
     seedDays(app, 'p', ['2026-03-01']);
+    await app.settings.update({ tsaUrl: 'http://127.0.0.1:9/tsa' });
     const outputDir = join(app.dataDir as string, 'out');
     await expect(client.buildBundle('p', ['2026-03-01', '2026-03-01'], undefined, { outputDir })).rejects.toBeInstanceOf(SFCECBuildError);
     expect(readdirSync(outputDir)).toEqual([]);
     expect((await client.getStatus()).bundle_count).toBe(0);
   });
+
+  it('concurrent builds on two instances register every bundle once, with distinct ids, seen by both', async () => {
+    const { app } = t();
+    const second = await t().second();
+    seedDays(app, 'p', ['2026-03-01']);
+    const clients = [new SFCECClient({ app }), new SFCECClient({ app: second })];
+    const built = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (clients[i % 2] as SFCECClient).buildBundle('p', ['2026-03-01', '2026-03-01'])),
+    );
+    expect(new Set(built.map((bundle) => bundle.bundle_id)).size).toBe(6);
+    for (const client of clients) expect((await client.getStatus()).bundle_count).toBe(6);
+    const listed = await invoke(
+      'cec.listBundles',
+      { limit: 50 },
+      { app: second, actor: { kind: 'local', id: 'test', tier: 'admin', scopes: [] } },
+    );
+    expect((listed as { total: number; items: { bundle_id: string }[] }).items.map((item) => item.bundle_id).sort()).toEqual(
+      built.map((bundle) => bundle.bundle_id).sort(),
+    );
+  });
+});
+
+describe('SFCECClient verify and signing keys', () => {
+  const setup = (env: NodeJS.ProcessEnv = {}) => {
+    const fixture = tempApp(env);
+    cleanups.push(fixture.cleanup);
+    return { ...fixture, client: new SFCECClient({ app: fixture.app }) };
+  };
 
   it('verifyBundle raises SFCECVerifyError only for a missing or unreadable file', async () => {
     const { dir, client } = setup();

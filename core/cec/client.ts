@@ -1,5 +1,5 @@
 import type { App } from '../app.ts';
-import { defaultApp } from '../default-app.ts';
+import { openDefaultApp } from '../default-app.ts';
 import { AppError, SFCECBuildError, wrapOptions } from '../errors.ts';
 import { writeBundleInWorker } from './async-build.ts';
 import { type BuildParams, type BuiltBundle, writeBundle } from './build.ts';
@@ -10,6 +10,7 @@ import { type FrameworkId, frameworkIds, resolveFramework } from './clauses/inde
 import { checkDateRange } from './dates.ts';
 import { type BundleEntry, downloadValidityMs, getEntry, registerBundle, registryStats, setExpiry, toBundleResult } from './registry.ts';
 import { resolveSigningKey } from './signing-key.ts';
+import { publishInstanceKey } from './trusted-keys.ts';
 import { usesObjectStorage } from './storage/s3-config.ts';
 import { bundleAvailable, releaseLocalCopy, storeBuiltBundle, withDownloadUrl } from './storage/stored-bundles.ts';
 import type { BundleResult, BundleVerificationResult, CECStatusInfo } from './types.ts';
@@ -49,8 +50,9 @@ export class SFCECClient {
     this.#app = config.app;
   }
 
-  get app(): App {
-    this.#app ??= defaultApp();
+  /** The configured app, else the SDK's default app (on PostgreSQL when SVC_DATABASE_URL is set: openApp). */
+  async #open(): Promise<App> {
+    this.#app ??= await openDefaultApp();
     return this.#app;
   }
 
@@ -76,14 +78,15 @@ export class SFCECClient {
 
   /** Verifies a bundle ZIP. @throws SFCECVerifyError if the file is missing or unreadable. */
   async verifyBundle(zipPath: string, options: VerifyBundleOptions = {}): Promise<BundleVerificationResult> {
-    return verifyBundleWithTrust(this.app, zipPath, options, this.#config.signingKey);
+    return verifyBundleWithTrust(await this.#open(), zipPath, options, this.#config.signingKey);
   }
 
   /** Spec CECStatusInfo. */
   async getStatus(): Promise<CECStatusInfo> {
-    const stats = registryStats(this.app);
+    const app = await this.#open();
+    const stats = await registryStats(app);
     return {
-      byos_provider: usesObjectStorage(this.app) ? 's3' : null,
+      byos_provider: usesObjectStorage(app) ? 's3' : null,
       bundle_count: stats.count,
       last_bundle_at: stats.last,
       frameworks_supported: [...frameworkIds],
@@ -92,8 +95,9 @@ export class SFCECClient {
 
   /** The registered bundle, or null when the id is unknown. */
   async getBundle(bundleId: string): Promise<BundleResult | null> {
-    const entry = getEntry(this.app, bundleId);
-    return entry === null ? null : this.#result(entry);
+    const app = await this.#open();
+    const entry = await getEntry(app, bundleId);
+    return entry === null ? null : this.#result(app, entry);
   }
 
   /**
@@ -102,11 +106,12 @@ export class SFCECClient {
    * its bucket (NOT_FOUND), or the bucket cannot be reached (UNAVAILABLE).
    */
   async reissueDownloadUrl(bundleId: string): Promise<BundleResult> {
-    const entry = getEntry(this.app, bundleId);
+    const app = await this.#open();
+    const entry = await getEntry(app, bundleId);
     if (entry === null) throw new SFCECBuildError(`Bundle ${bundleId.slice(0, 80)} is not in the registry`, { code: 'NOT_FOUND' });
     let available: boolean;
     try {
-      available = await bundleAvailable(this.app, entry);
+      available = await bundleAvailable(app, entry);
     } catch (error) {
       throw new SFCECBuildError((error as Error).message, wrapOptions(error));
     }
@@ -114,8 +119,11 @@ export class SFCECClient {
       const where = entry.object === null ? 'the ZIP is gone from disk' : 'its object is gone from the bucket';
       throw new SFCECBuildError(`Bundle ${bundleId}: ${where}`, { code: 'NOT_FOUND' });
     }
-    setExpiry(this.app, bundleId, new Date(this.app.now().getTime() + downloadValidityMs(this.app)).toISOString());
-    return this.#result(getEntry(this.app, bundleId) as BundleEntry);
+    const expiresAt = new Date(app.now().getTime() + downloadValidityMs(app)).toISOString();
+    const moved = await setExpiry(app, bundleId, expiresAt);
+    // Removed from the registry between the two statements (another instance's rebuild superseded it).
+    if (moved === null) throw new SFCECBuildError(`Bundle ${bundleId.slice(0, 80)} is not in the registry`, { code: 'NOT_FOUND' });
+    return this.#result(app, moved);
   }
 
   /** Generates and stores a GDPR Art. 28 DPA (spec `generate_dpa`). @throws SFCECExportError on bad input or failure. */
@@ -125,7 +133,7 @@ export class SFCECClient {
     processorDetails: Record<string, unknown>,
     options: GenerateDpaOptions,
   ): Promise<DPADocument> {
-    return generateDpa(this.app, projectId, controllerDetails, processorDetails, options);
+    return generateDpa(await this.#open(), projectId, controllerDetails, processorDetails, options);
   }
 
   async #build(
@@ -135,7 +143,7 @@ export class SFCECClient {
     options: BuildOptions,
     write: (app: App, params: BuildParams) => Promise<BuiltBundle>,
   ): Promise<BundleResult> {
-    const app = this.app;
+    const app = await this.#open();
     if (projectId.trim() === '' || projectId.length > 200) throw new AppError('VALIDATION', 'project_id must be 1-200 characters');
     const range = checkDateRange(dateRange);
     const resolved: FrameworkId[] =
@@ -164,17 +172,18 @@ export class SFCECClient {
     } catch (error) {
       throw new SFCECBuildError((error as Error).message, wrapOptions(error));
     }
-    const entry = registerBundle(app, built, { projectId, orgId: params.orgId, range }, stored);
+    await publishInstanceKey(app);
+    const entry = await registerBundle(app, built, { projectId, orgId: params.orgId, range }, stored);
     releaseLocalCopy(built, stored);
     if (stored !== null)
       app.log.info({ bundleId: built.bundle_id, sha256: stored.sha256, bytes: stored.size }, 'bundle stored in the bucket');
-    return this.#result(entry);
+    return this.#result(app, entry);
   }
 
   /** The spec's BundleResult of an entry, with a presigned download_url when the bundle is in a bucket. */
-  async #result(entry: BundleEntry): Promise<BundleResult> {
+  async #result(app: App, entry: BundleEntry): Promise<BundleResult> {
     try {
-      return toBundleResult(await withDownloadUrl(this.app, entry));
+      return toBundleResult(await withDownloadUrl(app, entry));
     } catch (error) {
       throw new SFCECBuildError((error as Error).message, wrapOptions(error));
     }

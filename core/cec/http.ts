@@ -36,7 +36,7 @@ export const cecRoutes: ProtocolRoutes = async (fastify, { app }) => {
   });
 
   fastify.get<{ Params: { bundle_id: string } }>('/v1/risk/cec/:bundle_id/download', { config }, async (request, reply) => {
-    const entry = getEntry(app, request.params.bundle_id.slice(0, 100));
+    const entry = await getEntry(app, request.params.bundle_id.slice(0, 100));
     if (entry === null) throw new AppError('NOT_FOUND', 'Bundle not found');
     if (Date.parse(entry.expires_at) <= app.now().getTime()) {
       throw new AppError('NOT_FOUND', 'Download link expired; reissue it', { status: 410 });

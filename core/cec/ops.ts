@@ -118,7 +118,7 @@ export const cecOps = {
     tier: 'api',
     http: { method: 'GET', path: '/v1/risk/cec', errorField: 'detail', validationStatus: 422 },
     handler: async (input, ctx) => {
-      const page = listEntries(ctx.app, {
+      const page = await listEntries(ctx.app, {
         limit: input.limit,
         offset: input.offset,
         ...(input.project_id === undefined ? {} : { projectId: input.project_id }),
@@ -205,7 +205,7 @@ export const cecOps = {
     input: z.object({}).optional(),
     access: 'read',
     tier: 'api',
-    handler: async (_input, ctx) => ({ items: listTrustedKeys(ctx.app) }),
+    handler: async (_input, ctx) => ({ items: await listTrustedKeys(ctx.app) }),
   }),
   'cec.importTrustedKey': defineOp({
     summary: 'Trust an Ed25519 public key (SPKI PEM or JWK) for bundle verification; returns its thumbprint',
@@ -220,7 +220,7 @@ export const cecOps = {
     access: 'write',
     tier: 'api',
     handler: async (input, ctx) => {
-      if (!removeTrustedKey(ctx.app, input.kid)) throw new AppError('NOT_FOUND', 'No imported trusted key with that thumbprint');
+      if (!(await removeTrustedKey(ctx.app, input.kid))) throw new AppError('NOT_FOUND', 'No imported trusted key with that thumbprint');
       return { removed: input.kid };
     },
   }),

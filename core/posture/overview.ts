@@ -60,7 +60,7 @@ export const heatmap = (entries: readonly ClauseMapEntry[]): HeatCell[] =>
  * the coverage heatmap over all frameworks, recent bundles and alerts. Aggregated in SQL (no payloads).
  */
 export const projectOverview = async (app: App, projectId: string) => {
-  const map = projectClauseMap(app, { projectId, frameworks: frameworkIds });
+  const map = await projectClauseMap(app, { projectId, frameworks: frameworkIds });
   const months = [...new Set(schemaKeys.flatMap((key) => Object.keys(map.evidence_summary[key].months)))].sort();
   const head = app.db
     .prepare<[string], { head_seq: number; head_hash: string; updated_at: string }>(
@@ -93,7 +93,7 @@ export const projectOverview = async (app: App, projectId: string) => {
     anchoring,
     frameworks: frameworkIds.map((id) => ({ id, name: frameworkDisplayName(id) })),
     heatmap: heatmap(map.entries),
-    bundles: listEntries(app, { projectId, limit: 5, offset: 0 }).items.map((entry) => ({
+    bundles: (await listEntries(app, { projectId, limit: 5, offset: 0 })).items.map((entry) => ({
       bundle_id: entry.bundle_id,
       zip_path: entry.zip_path,
       generated_at: entry.generated_at,

@@ -25,7 +25,7 @@ describe('sample project', () => {
   it('imports six months of every key for several models, with passing and failing outcomes and a gap', async () => {
     const info = (await call('posture.loadSample', {})) as { project_id: string; records: number };
     expect(info.project_id).toBe(sampleProjectId);
-    const map = projectClauseMap(app, { projectId: sampleProjectId, frameworks: ['soc2', 'eu_ai_act'] });
+    const map = await projectClauseMap(app, { projectId: sampleProjectId, frameworks: ['soc2', 'eu_ai_act'] });
     const summary = map.evidence_summary;
     for (const key of schemaKeys) expect(summary[key].count, key).toBeGreaterThan(0);
     expect(Object.keys(summary.score_records.months)).toEqual(['2026-04', '2026-05', '2026-06', '2026-07', '2026-08', '2026-09']);
@@ -43,7 +43,7 @@ describe('sample project', () => {
     );
     // Loading twice does not duplicate it.
     expect(await call('posture.loadSample', {})).toEqual(info);
-    const again = projectClauseMap(app, { projectId: sampleProjectId, frameworks: ['soc2'] });
+    const again = await projectClauseMap(app, { projectId: sampleProjectId, frameworks: ['soc2'] });
     expect(again.record_counts).toEqual(map.record_counts);
     expect((await verifyChain(app, sampleProjectId)).valid).toBe(true);
   });

@@ -9,9 +9,6 @@ import { AppError } from '../errors.ts';
 export const domainsNotYetOnPostgres: readonly string[] = [
   'settings',
   'evidence chain and anchors',
-  'bundle registry and trusted keys',
-  'DPAs',
-  'clause cadences',
   'posture samples',
   'PII state',
   'SCIM users and groups',

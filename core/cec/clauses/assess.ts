@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import { type App, service } from '../../app.ts';
 import { dayBounds } from '../../audit/store.ts';
 import { schemaKeys } from '../../audit/types.ts';
-import { outcomeRules, seriesSql } from './outcome-rules.ts';
+import type { Dialect } from '../../store/database.ts';
+import { outcomeRules, postgresFields, seriesSql, sqliteFields } from './outcome-rules.ts';
 import type { EvidenceKey, RecordRef } from './types.ts';
 
 /** What the store holds for one schema key in a project and date range, aggregated (no payloads). */
@@ -45,40 +47,57 @@ export const emptyKeyEvidence: KeyEvidence = {
   unknown_records: [],
 };
 
-type SeriesRow = { series: string; failed_ever: number; seq: number; record_id: string; timestamp: string; outcome: number | null };
-type MonthRow = { schema_key: string; month: string; n: number; first_at: string; latest_at: string };
+const seriesRow = z.object({
+  series: z.string(),
+  failed_ever: z.number(),
+  seq: z.number(),
+  record_id: z.string(),
+  timestamp: z.string(),
+  outcome: z.number().nullable(),
+});
+const monthRow = z.object({ schema_key: z.string(), month: z.string(), n: z.number(), first_at: z.string(), latest_at: z.string() });
+type MonthRow = z.infer<typeof monthRow>;
+const headRow = z.object({ head_hash: z.string() });
+
+/** The time filter of a range; an open end is no upper bound (not a sentinel string, whose order depends on the collation). */
+const timeFilter = (start: string, end: string | null): { sql: string; params: string[] } =>
+  end === null ? { sql: 'timestamp >= ?', params: [start] } : { sql: 'timestamp >= ? AND timestamp < ?', params: [start, end] };
 
 /**
- * One statement per key: the latest record of each series with its outcome. SQLite takes the bare columns from
- * the row holding max(); the series is grouped in SQL, so memory stays flat whatever the record count.
+ * One statement per key: the latest record of each series with its outcome, grouped in SQL so memory stays flat
+ * whatever the record count (only one row per series comes back). SQLite takes the bare columns from the row
+ * holding max(); PostgreSQL ranks each series' records with window functions and parses each payload once.
  */
-const statements = (app: App) => {
-  const perKey = Object.fromEntries(
-    schemaKeys.map((key) => {
-      const outcome = outcomeRules[key].sql;
-      return [
-        key,
-        app.db.prepare<[string, string, string, string], SeriesRow>(
-          `SELECT ${seriesSql(key)} AS series,
-             coalesce(sum((${outcome}) = 0), 0) AS failed_ever,
-             max(timestamp || printf('%020d', seq)) AS latest_key,
-             seq, record_id, timestamp, (${outcome}) AS outcome
-           FROM audit_records
-           WHERE project_id = ? AND schema_key = ? AND timestamp >= ? AND timestamp < ?
-           GROUP BY series`,
-        ),
-      ];
-    }),
-  ) as Record<EvidenceKey, ReturnType<typeof app.db.prepare<[string, string, string, string], SeriesRow>>>;
-  const months = app.db.prepare<[string, string, string], MonthRow>(
-    `SELECT schema_key, substr(timestamp, 1, 7) AS month, count(*) AS n, min(timestamp) AS first_at, max(timestamp) AS latest_at
-     FROM audit_records WHERE project_id = ? AND timestamp >= ? AND timestamp < ?
-     GROUP BY schema_key, month ORDER BY month`,
-  );
-  return { perKey, months };
+const seriesStatement = (dialect: Dialect, key: EvidenceKey, time: string): string => {
+  if (dialect === 'sqlite') {
+    return `SELECT ${seriesSql(key, sqliteFields, 'char(31)')} AS series,
+         coalesce(sum((${outcomeRules[key].sql(sqliteFields)}) = 0), 0) AS failed_ever,
+         max(timestamp || printf('%020d', seq)) AS latest_key,
+         seq, record_id, timestamp, (${outcomeRules[key].sql(sqliteFields)}) AS outcome
+       FROM audit_records
+       WHERE project_id = ? AND schema_key = ? AND ${time}
+       GROUP BY series`;
+  }
+  return `SELECT series, failed_ever, seq, record_id, timestamp, outcome FROM (
+       SELECT series, seq, record_id, timestamp, outcome,
+         sum(CASE WHEN outcome = 0 THEN 1 ELSE 0 END) OVER (PARTITION BY series) AS failed_ever,
+         row_number() OVER (PARTITION BY series ORDER BY timestamp DESC, seq DESC) AS latest
+       FROM (
+         SELECT ${seriesSql(key, postgresFields, 'chr(31)')} AS series, (${outcomeRules[key].sql(postgresFields)}) AS outcome,
+           seq, record_id, timestamp
+         FROM audit_records, LATERAL (SELECT payload::jsonb AS p) AS parsed
+         WHERE project_id = ? AND schema_key = ? AND ${time}
+       ) AS records
+     ) AS ranked WHERE latest = 1`;
 };
 
-const assessKey = (app: App, key: EvidenceKey, projectId: string, start: string, end: string, months: readonly MonthRow[]): KeyEvidence => {
+const assessKey = async (
+  app: App,
+  key: EvidenceKey,
+  projectId: string,
+  time: { sql: string; params: string[] },
+  months: readonly MonthRow[],
+): Promise<KeyEvidence> => {
   const own = months.filter((row) => row.schema_key === key);
   if (own.length === 0) return emptyKeyEvidence;
   let passing = 0;
@@ -88,8 +107,8 @@ const assessKey = (app: App, key: EvidenceKey, projectId: string, start: string,
   let series = 0;
   const failingRecords: RecordRef[] = [];
   const unknownRecords: RecordRef[] = [];
-  const st = service(app, 'clauses.assess', statements);
-  for (const row of st.perKey[key].iterate(projectId, key, start, end)) {
+  const rows = await app.database.all(seriesRow, seriesStatement(app.database.dialect, key, time.sql), [projectId, key, ...time.params]);
+  for (const row of rows) {
     series += 1;
     const ref = { record_id: row.record_id, seq: row.seq, timestamp: row.timestamp };
     if (row.outcome === null) {
@@ -123,19 +142,25 @@ const assessKey = (app: App, key: EvidenceKey, projectId: string, start: string,
  * Aggregates a project's evidence in an inclusive UTC date range for the clause rule: per key the counts,
  * months covered and the outcome of each series' latest record. Reads only; records are never changed.
  */
-export const assessEvidence = (app: App, q: { projectId: string; from?: string; to?: string }): EvidenceAssessment => {
+export const assessEvidence = async (app: App, q: { projectId: string; from?: string; to?: string }): Promise<EvidenceAssessment> => {
   const { start, end } = dayBounds(q.from, q.to);
+  const time = timeFilter(start, q.to === undefined ? null : end);
   // The chain head hash covers every record of the project, so it keys the cache exactly: any append (or a
-  // dropped chain) changes it. Large projects are aggregated once per change, not once per screen load.
-  const head = app.db
-    .prepare<[string], { head_hash: string }>('SELECT head_hash FROM audit_chain_heads WHERE project_id = ?')
-    .get(q.projectId);
+  // dropped chain), on any instance, changes it. Large projects are aggregated once per change, not per screen load.
+  const head = await app.database.one(headRow, 'SELECT head_hash FROM audit_chain_heads WHERE project_id = ?', [q.projectId]);
   const cacheKey = `${q.projectId}\n${head?.head_hash ?? ''}\n${start}\n${end}`;
   const cache = service(app, 'clauses.assessCache', () => new Map<string, EvidenceAssessment>());
   const cached = cache.get(cacheKey);
   if (cached !== undefined) return cached;
-  const months = service(app, 'clauses.assess', statements).months.all(q.projectId, start, end);
-  const assessment = Object.fromEntries(schemaKeys.map((key) => [key, assessKey(app, key, q.projectId, start, end, months)])) as Record<
+  const months = await app.database.all(
+    monthRow,
+    `SELECT schema_key, substr(timestamp, 1, 7) AS month, count(*) AS n, min(timestamp) AS first_at, max(timestamp) AS latest_at
+     FROM audit_records WHERE project_id = ? AND ${time.sql}
+     GROUP BY schema_key, substr(timestamp, 1, 7) ORDER BY month`,
+    [q.projectId, ...time.params],
+  );
+  const perKey = await Promise.all(schemaKeys.map((key) => assessKey(app, key, q.projectId, time, months)));
+  const assessment = Object.fromEntries(schemaKeys.map((key, index) => [key, perKey[index] ?? emptyKeyEvidence])) as Record<
     EvidenceKey,
     KeyEvidence
   >;

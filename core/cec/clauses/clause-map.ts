@@ -23,14 +23,14 @@ export type ProjectClauseMap = {
  * Reads the store (aggregated in SQL) and the project's cadences, then applies the rule. `to` fixes the as-of
  * day; an open range is judged as of today.
  */
-export const projectClauseMap = (
+export const projectClauseMap = async (
   app: App,
   q: { projectId: string; from?: string; to?: string; frameworks: readonly FrameworkId[] },
-): ProjectClauseMap => {
+): Promise<ProjectClauseMap> => {
   const range = { ...(q.from === undefined ? {} : { from: q.from }), ...(q.to === undefined ? {} : { to: q.to }) };
-  const assessment = assessEvidence(app, { projectId: q.projectId, ...range });
+  const assessment = await assessEvidence(app, { projectId: q.projectId, ...range });
   const window = assessmentWindow(assessment, range, app.now());
-  const cadences = cadencesOf(projectCadences(app, q.projectId));
+  const cadences = cadencesOf(await projectCadences(app, q.projectId));
   return {
     rule_version: postureRuleVersion,
     project_id: q.projectId,

@@ -6,6 +6,7 @@ import type { SchemaKey } from '../../audit/types.ts';
 import { createTestServer, type TestServer } from '../../http/test-support.ts';
 import type { Actor } from '../../ops/define.ts';
 import { invoke } from '../../ops/dispatch.ts';
+import { appPerTest, testBackends } from '../../test-support/backends.ts';
 
 const actor: Actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] };
 
@@ -96,23 +97,6 @@ describe('frameworks ops', () => {
     expect((summary?.SATISFIED ?? 0) + (summary?.PARTIAL ?? 0) + (summary?.GAP ?? 0)).toBe(summary?.clauses);
   });
 
-  it("stores a project's cadence per framework and restores the default with null", async () => {
-    type Cadences = { cadences: { framework: string; source: string; cadence: { kind: string; days?: number } }[] };
-    const before = (await call('frameworks.cadences', { project_id: 'credit' })) as Cadences;
-    expect(before.cadences.find((c) => c.framework === 'soc2')).toMatchObject({ source: 'default', cadence: { kind: 'monthly' } });
-    await call('frameworks.setCadence', { project_id: 'credit', framework: 'SOC 2', cadence: { kind: 'max_age', days: 30 } });
-    const after = (await call('frameworks.cadences', { project_id: 'credit' })) as Cadences;
-    expect(after.cadences.find((c) => c.framework === 'soc2')).toMatchObject({ source: 'project', cadence: { kind: 'max_age', days: 30 } });
-    await expect(
-      call('frameworks.setCadence', { project_id: 'credit', framework: 'soc2', cadence: { kind: 'max_age', days: 0 } }),
-    ).rejects.toMatchObject({
-      code: 'VALIDATION',
-    });
-    await call('frameworks.setCadence', { project_id: 'credit', framework: 'soc2', cadence: null });
-    const reset = (await call('frameworks.cadences', { project_id: 'credit' })) as Cadences;
-    expect(reset.cadences.find((c) => c.framework === 'soc2')?.source).toBe('default');
-  });
-
   it('defaults to all five frameworks', async () => {
     const result = (await call('frameworks.clauseMap', { project_id: 'credit' })) as ClauseMapResult;
     expect(result.summary.map((s) => s.framework)).toEqual(['eu_ai_act', 'iso_42001', 'nist_ai_rmf', 'iso27001', 'soc2']);
@@ -165,5 +149,28 @@ describe('frameworks over HTTP', () => {
     const body = reply.json() as { ok: boolean; value: ClauseMapResult };
     expect(body.ok).toBe(true);
     expect(body.value.entries.every((e) => e.status === 'GAP')).toBe(true);
+  });
+});
+
+describe.each(testBackends)('cadence ops on $name', (backend) => {
+  const t = appPerTest(backend);
+  const call = (name: string, input: unknown) => invoke(name, input, { app: t().app, actor });
+
+  it("stores a project's cadence per framework and restores the default with null", async () => {
+    type Cadences = { cadences: { framework: string; source: string; cadence: { kind: string; days?: number } }[] };
+    const before = (await call('frameworks.cadences', { project_id: 'credit' })) as Cadences;
+    expect(before.cadences.find((c) => c.framework === 'soc2')).toMatchObject({ source: 'default', cadence: { kind: 'monthly' } });
+    await call('frameworks.setCadence', { project_id: 'credit', framework: 'SOC 2', cadence: { kind: 'max_age', days: 30 } });
+    // Another instance reads the same row.
+    const after = (await invoke('frameworks.cadences', { project_id: 'credit' }, { app: await t().second(), actor })) as Cadences;
+    expect(after.cadences.find((c) => c.framework === 'soc2')).toMatchObject({ source: 'project', cadence: { kind: 'max_age', days: 30 } });
+    await expect(
+      call('frameworks.setCadence', { project_id: 'credit', framework: 'soc2', cadence: { kind: 'max_age', days: 0 } }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION',
+    });
+    await call('frameworks.setCadence', { project_id: 'credit', framework: 'soc2', cadence: null });
+    const reset = (await call('frameworks.cadences', { project_id: 'credit' })) as Cadences;
+    expect(reset.cadences.find((c) => c.framework === 'soc2')?.source).toBe('default');
   });
 });

@@ -77,7 +77,7 @@ export const clauseOps = {
         input.frameworks === undefined || input.frameworks.length === 0
           ? [...frameworkIds]
           : [...new Set(input.frameworks.map(resolveFramework))];
-      const map = projectClauseMap(ctx.app, {
+      const map = await projectClauseMap(ctx.app, {
         projectId: input.project_id,
         frameworks,
         ...(input.from === undefined ? {} : { from: input.from }),
@@ -110,7 +110,10 @@ export const clauseOps = {
     tier: 'api',
     handler: async (input, ctx) => ({
       project_id: input.project_id,
-      cadences: Object.values(projectCadences(ctx.app, input.project_id)).map((item) => ({ ...item, text: describeCadence(item.cadence) })),
+      cadences: Object.values(await projectCadences(ctx.app, input.project_id)).map((item) => ({
+        ...item,
+        text: describeCadence(item.cadence),
+      })),
     }),
   }),
   'frameworks.setCadence': defineOp({
@@ -120,8 +123,14 @@ export const clauseOps = {
     tier: 'api',
     handler: async (input, ctx) => {
       const framework = resolveFramework(input.framework);
-      setProjectCadence(ctx.app, input.project_id, framework, input.cadence, `${ctx.actor.kind}:${ctx.actor.subject ?? ctx.actor.id}`);
-      return projectCadences(ctx.app, input.project_id)[framework];
+      await setProjectCadence(
+        ctx.app,
+        input.project_id,
+        framework,
+        input.cadence,
+        `${ctx.actor.kind}:${ctx.actor.subject ?? ctx.actor.id}`,
+      );
+      return (await projectCadences(ctx.app, input.project_id))[framework];
     },
   }),
 } as const;

@@ -9,7 +9,7 @@ const texts = new Map<ExportFormat, string>();
 
 beforeAll(async () => {
   app = createApp({ dataDir: ':memory:', env: {} });
-  const document = generateDpaFromRequest(app, parseDpaRequest(sampleRequest()));
+  const document = await generateDpaFromRequest(app, parseDpaRequest(sampleRequest()));
   for (const format of exportFormats) {
     const file = await exportDpa(app, document, format);
     const text =

@@ -60,7 +60,7 @@ export const dpaCommand = defineCommand('dpa', async (argv) => {
   }
   const app = await openApp({ dataDir: values['data-dir'] ?? defaultDataDir() });
   try {
-    const document = generateDpaFromRequest(app, parseDpaRequest(await readJson(json)));
+    const document = await generateDpaFromRequest(app, parseDpaRequest(await readJson(json)));
     const file = await exportDpa(app, document, format);
     await writeFile(output, file.data);
     process.stdout.write(`${document.document_id}\n`);

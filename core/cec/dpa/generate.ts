@@ -51,10 +51,10 @@ export const buildDpaDocument = (app: App, request: DpaRequest): DPADocument => 
 };
 
 /** Generates and stores a DPA from a validated request. */
-export const generateDpaFromRequest = (app: App, request: DpaRequest): DPADocument => {
+export const generateDpaFromRequest = async (app: App, request: DpaRequest): Promise<DPADocument> => {
   const document = buildDpaDocument(app, request);
   try {
-    saveDpa(app, document);
+    await saveDpa(app, document);
   } catch (error) {
     throw error instanceof AppError ? error : new SFCECExportError('Storing the DPA document failed', { cause: error });
   }
@@ -72,13 +72,13 @@ export const generateDpaFromRequest = (app: App, request: DpaRequest): DPADocume
  * generateDpa(app, 'proj-1', { name: 'Acme GmbH', address: 'Berlin' }, { name: 'ModelOps Ltd', address: 'Dublin' },
  *   { subjectCategories: ['customers'], transferMechanisms: ['none_eea_only'], retentionPeriodDays: 90, lawOfContract: 'DE' });
  */
-export const generateDpa = (
+export const generateDpa = async (
   app: App,
   projectId: string,
   controllerDetails: Record<string, unknown>,
   processorDetails: Record<string, unknown>,
   options: GenerateDpaOptions,
-): DPADocument => {
+): Promise<DPADocument> => {
   const request = parseDpaRequest({
     project_id: projectId,
     controller_details: controllerDetails,

@@ -18,9 +18,9 @@ const longAddress = Array.from({ length: 40 }, (_, i) => `Line ${i} of a long ad
 
 let app: App;
 let document: DPADocument;
-beforeAll(() => {
+beforeAll(async () => {
   app = createApp({ dataDir: ':memory:', env: {} });
-  document = generateDpaFromRequest(
+  document = await generateDpaFromRequest(
     app,
     parseDpaRequest({
       ...sampleRequest(),

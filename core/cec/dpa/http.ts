@@ -19,7 +19,7 @@ export const dpaRoutes: ProtocolRoutes = async (fastify, { app }) => {
   fastify.get('/v1/risk/dpa/:id/export.:format', { config }, async (request, reply) => {
     const parsed = params.safeParse(request.params);
     if (!parsed.success) throw new AppError('NOT_FOUND', 'DPA export not found');
-    const file = await exportDpa(app, getDpa(app, parsed.data.id), parsed.data.format);
+    const file = await exportDpa(app, await getDpa(app, parsed.data.id), parsed.data.format);
     return reply
       .code(200)
       .header('content-type', file.mime)

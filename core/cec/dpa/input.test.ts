@@ -68,10 +68,10 @@ describe('DPA input validation', () => {
     expect(request.controller_details).toEqual({ name: 'Café שלום 😀', address: 'Line 1\nLine 2 End' });
   });
 
-  it('generateDpa (spec signature) throws SFCECExportError when an argument is missing', () => {
+  it('generateDpa (spec signature) rejects with SFCECExportError when an argument is missing', async () => {
     const app = createApp({ dataDir: ':memory:', env: {} });
     try {
-      expect(() =>
+      await expect(
         generateDpa(
           app,
           'p1',
@@ -84,8 +84,8 @@ describe('DPA input validation', () => {
             lawOfContract: 'IE',
           },
         ),
-      ).toThrow(/processor_details\.address: is required/);
-      expect(() => generateDpa(app, 'p1', { name: 'A', address: 'B' }, { name: 'C', address: 'D' }, undefined as never)).toThrow(
+      ).rejects.toThrow(/processor_details\.address: is required/);
+      await expect(generateDpa(app, 'p1', { name: 'A', address: 'B' }, { name: 'C', address: 'D' }, undefined as never)).rejects.toThrow(
         SFCECExportError,
       );
     } finally {

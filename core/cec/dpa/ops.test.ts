@@ -1,26 +1,26 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../app.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { App } from '../../app.ts';
 import type { Actor } from '../../ops/define.ts';
 import { dispatch, invoke } from '../../ops/dispatch.ts';
+import { appPerTest, testBackends } from '../../test-support/backends.ts';
 import { sampleRequest } from './test-support.ts';
 import type { DPADocument } from './types.ts';
 
 const actor: Actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] };
-let app: App;
 let clock = Date.parse('2026-03-01T10:00:00Z');
 const tick = (): Date => {
   clock += 1000;
   return new Date(clock);
 };
 
-beforeEach(() => {
-  app = createApp({ dataDir: ':memory:', env: {}, now: tick });
-});
-afterEach(() => app.close());
+describe.each(testBackends)('dpa ops on $name', (backend) => {
+  const t = appPerTest(backend, { now: tick });
+  let app: App;
+  beforeEach(() => {
+    app = t().app;
+  });
+  const call = (name: string, input: unknown, on: App = app) => invoke(name, input, { app: on, actor });
 
-const call = (name: string, input: unknown) => invoke(name, input, { app, actor });
-
-describe('dpa ops', () => {
   it('generate, list, get, export and delete a stored document', async () => {
     const created = (await call('dpa.generate', sampleRequest())) as DPADocument & { exports: Record<string, string> };
     expect(created.document_id).toMatch(/^dpa-[0-9A-Z]{26}$/);
@@ -95,5 +95,33 @@ describe('dpa ops', () => {
     const free: Actor = { kind: 'apiKey', id: 'k', tier: 'free', scopes: [] };
     const result = await dispatch('dpa.generate', sampleRequest(), { app, actor: free });
     expect(result.ok ? 'ok' : result.error.code).toBe('FORBIDDEN');
+  });
+
+  it('keeps ids unique and every document visible across two instances writing at once', async () => {
+    const second = await t().second();
+    const created = (await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        call('dpa.generate', { ...sampleRequest(), project_id: `p${i % 3}` }, i % 2 === 0 ? app : second),
+      ),
+    )) as DPADocument[];
+    const ids = created.map((document) => document.document_id);
+    expect(new Set(ids).size).toBe(12);
+    for (const on of [app, second]) {
+      const listed = (await call('dpa.list', {}, on)) as { documents: { document_id: string }[] };
+      expect(listed.documents.map((d) => d.document_id).sort()).toEqual([...ids].sort());
+    }
+    const [first] = ids;
+    await call('dpa.delete', { id: first }, second);
+    expect(await dispatch('dpa.get', { id: first }, { app, actor })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await dispatch('dpa.delete', { id: first }, { app, actor })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('refuses a second document with an id already stored (the primary key holds on every instance)', async () => {
+    const created = (await call('dpa.generate', sampleRequest())) as DPADocument & { exports: unknown };
+    const { exports: _exports, ...document } = created;
+    const second = await t().second();
+    const { saveDpa } = await import('./store.ts');
+    await expect(saveDpa(second, { ...document, content: 'replaced' })).rejects.toThrow();
+    expect(((await call('dpa.get', { id: created.document_id })) as DPADocument).content).toBe(created.content);
   });
 });

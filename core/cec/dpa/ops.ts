@@ -46,7 +46,7 @@ export const dpaOps = {
     access: 'write',
     tier: 'api',
     handler: async (input, ctx) => {
-      const document = generateDpaFromRequest(ctx.app, input);
+      const document = await generateDpaFromRequest(ctx.app, input);
       return { ...document, exports: exportLinks(document.document_id) };
     },
     http: { method: 'POST', path: '/v1/risk/dpa', status: 201, errorField: 'detail', validationStatus: 422 },
@@ -62,7 +62,7 @@ export const dpaOps = {
     access: 'read',
     tier: 'api',
     handler: async (input, ctx) => ({
-      documents: listDpas(ctx.app, {
+      documents: await listDpas(ctx.app, {
         ...(input?.project_id === undefined ? {} : { projectId: input.project_id }),
         ...(input?.limit === undefined ? {} : { limit: input.limit }),
       }),
@@ -73,7 +73,7 @@ export const dpaOps = {
     input: z.object({ id: documentId }),
     access: 'read',
     tier: 'api',
-    handler: async (input, ctx) => ({ ...getDpa(ctx.app, input.id), exports: exportLinks(input.id) }),
+    handler: async (input, ctx) => ({ ...(await getDpa(ctx.app, input.id)), exports: exportLinks(input.id) }),
   }),
   'dpa.delete': defineOp({
     summary: 'Deletes a stored DPA',
@@ -81,7 +81,7 @@ export const dpaOps = {
     access: 'write',
     tier: 'api',
     handler: async (input, ctx) => {
-      deleteDpa(ctx.app, input.id);
+      await deleteDpa(ctx.app, input.id);
       return { deleted: true as const };
     },
   }),
@@ -91,7 +91,7 @@ export const dpaOps = {
     access: 'read',
     tier: 'api',
     handler: async (input, ctx) => {
-      const file = await exportDpa(ctx.app, getDpa(ctx.app, input.id), input.format);
+      const file = await exportDpa(ctx.app, await getDpa(ctx.app, input.id), input.format);
       return { filename: file.filename, mime: file.mime, base64: file.data.toString('base64') };
     },
   }),

@@ -10,8 +10,8 @@ import { s3Url } from '../storage/s3-config.ts';
 import { exportOscal } from './export.ts';
 
 /** Runs `use` on a registered bundle's ZIP: the local file, or a private temp copy of the object in the bucket. */
-const withRegisteredZip = <T>(app: App, bundleId: string, use: (zipPath: string) => Promise<T>): Promise<T> => {
-  const entry = getEntry(app, bundleId);
+const withRegisteredZip = async <T>(app: App, bundleId: string, use: (zipPath: string) => Promise<T>): Promise<T> => {
+  const entry = await getEntry(app, bundleId);
   if (entry === null) throw new AppError('NOT_FOUND', 'Bundle not found');
   if (entry.object !== null) return withDownloadedBundle(app, s3Url(entry.object), use);
   if (!existsSync(entry.zip_path)) throw new AppError('NOT_FOUND', 'Bundle ZIP is no longer on disk');

@@ -10,7 +10,8 @@ import { SFCECBuildError } from '../../errors.ts';
 import type { Actor } from '../../ops/define.ts';
 import { dispatch } from '../../ops/dispatch.ts';
 import { SFCECClient } from '../client.ts';
-import { samplePayloads, seedDays, tempApp } from '../test-support.ts';
+import { testBackends } from '../../test-support/backends.ts';
+import { bundleAppPerTest, samplePayloads, seedDays, tempApp } from '../test-support.ts';
 import { uploadPartBytes } from './s3-bundles.ts';
 import { type LocalS3, startLocalS3 } from './s3-server.test-support.ts';
 import { checkBundleStorage } from './stored-bundles.ts';
@@ -209,5 +210,29 @@ describe('BYOS s3: bundles in an S3-compatible bucket', () => {
     }
     const missing = await dispatch('cec.verifyUrl', { url: `s3://${s3.bucket}/team-a/none.zip` }, { app, actor: remote });
     expect(missing).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+});
+
+describe.each(testBackends)('BYOS s3 with the registry on $name', (backend) => {
+  const t = bundleAppPerTest(backend, () => s3.env());
+
+  it("a stored bundle's registry row (bucket, key, SHA-256) serves another instance: presigned URL, list, reissue", async () => {
+    const { app } = t();
+    seedDays(app, 'team', ['2026-05-01']);
+    const built = await new SFCECClient({ app }).buildBundle('team', ['2026-05-01', '2026-05-01']);
+    const second = await t().second();
+    const fetched = await new SFCECClient({ app: second }).getBundle(built.bundle_id);
+    expect(fetched?.download_url.split('?')[0]).toBe(built.download_url.split('?')[0]);
+    const download = await get(fetched?.download_url ?? '');
+    expect(download.status).toBe(200);
+    const listed = await dispatch('cec.listBundles', {}, { app: second, actor: local });
+    const item = (listed as { ok: true; value: { items: { bundle_id: string; sha256: string; stored_at: string }[] } }).value.items[0];
+    expect(item).toMatchObject({
+      bundle_id: built.bundle_id,
+      sha256: sha256(download.body),
+      stored_at: `s3://${s3.bucket}/${keyOf(built.download_url)}`,
+    });
+    const reissued = await new SFCECClient({ app: second }).reissueDownloadUrl(built.bundle_id);
+    expect((await get(reissued.download_url)).body.equals(download.body)).toBe(true);
   });
 });
