@@ -1,0 +1,238 @@
+import { z } from 'zod';
+import { AppError } from '../errors.ts';
+import type { Database, Dialect, Queryable, SqlValue } from '../store/database.ts';
+import type { Db } from '../store/db.ts';
+import { GENESIS_HASH, hashWithCanonicalPayload } from './chain.ts';
+import type { PreparedInput } from './input.ts';
+import type { EvidenceRecord } from './types.ts';
+
+/**
+ * Appending to the hash chains: one module for both back ends and for the synchronous SQLite path that code not
+ * yet moved onto `app.database` still calls. The linking (head, seq, prev_hash, hash, row values) is written once
+ * in `ChainLinker`; the drivers below only decide how rows reach the database.
+ */
+
+export const recordColumns = 'seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash';
+const headRow = z.object({ head_seq: z.number(), head_hash: z.string() });
+const headSql = 'SELECT head_seq, head_hash FROM audit_chain_heads WHERE project_id = ?';
+const setHeadSql = `INSERT INTO audit_chain_heads (project_id, head_seq, head_hash, updated_at) VALUES (?, ?, ?, ?)
+  ON CONFLICT (project_id) DO UPDATE SET head_seq = excluded.head_seq, head_hash = excluded.head_hash, updated_at = excluded.updated_at`;
+
+/**
+ * Rows per INSERT. PostgreSQL: every statement is a round trip (10k single-row INSERTs cost ~10 s), so 1,000
+ * rows (9,000 parameters, under the 65,535 limit) go in one. SQLite: a statement costs no round trip and
+ * multi-row INSERTs gave nothing (the B-tree work per row dominates), so rows go one by one and a duplicate
+ * record_id is named by the statement that failed.
+ */
+const rowsPerInsert: Record<Dialect, number> = { sqlite: 1, postgres: 1000 };
+const insertTexts = new Map<number, string>();
+const insertSql = (rows: number): string => {
+  let text = insertTexts.get(rows);
+  if (text === undefined) {
+    text = `INSERT INTO audit_records (${recordColumns}) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+    insertTexts.set(rows, text);
+  }
+  return text;
+};
+
+/** A project's recorded chain head (seq and hash), or undefined when it has no records. */
+export const chainHead = (db: Queryable, projectId: string): Promise<z.infer<typeof headRow> | undefined> =>
+  db.one(headRow, headSql, [projectId]);
+
+/** The lock key of a project's chain: every append to it, from any instance, takes it. */
+export const chainLockKey = (projectId: string): string => `chain:${projectId}`;
+
+const isUniqueViolation = (error: unknown): boolean => {
+  const code = String((error as { code?: unknown } | null)?.code);
+  return code.startsWith('SQLITE_CONSTRAINT') || code === '23505';
+};
+
+export type WriteOptions<I extends PreparedInput> = {
+  /** Build and return the records (appends); false for bulk import, which needs only the spans. */
+  readonly collect: boolean;
+  readonly recordedAt: string;
+  /** Names the offending input in a CONFLICT message (import: its line number). */
+  readonly label?: (input: I, index: number) => string;
+  readonly onWritten?: (projectId: string, seq: number, hash: string) => void;
+};
+
+type Head = { seq: number; hash: string };
+
+/** The payload slot of a record that is hashed and stored but not returned (the stored text is the JCS). */
+const notCollected: Record<string, unknown> = Object.freeze({});
+
+/** Links inputs onto their projects' chains and queues their rows; pure, the drivers do the I/O. */
+class ChainLinker<I extends PreparedInput> {
+  readonly heads = new Map<string, Head>();
+  readonly records: EvidenceRecord[] = [];
+  /** Values of the queued rows, nine per row, and the inputs they came from (to name a duplicate). */
+  values: SqlValue[] = [];
+  queued: { input: I; index: number }[] = [];
+  private index = 0;
+
+  constructor(private readonly options: WriteOptions<I>) {}
+
+  headOf(projectId: string): Head | undefined {
+    return this.heads.get(projectId);
+  }
+
+  setHead(projectId: string, row: z.infer<typeof headRow> | undefined): Head {
+    const head = row ? { seq: row.head_seq, hash: row.head_hash } : { seq: 0, hash: GENESIS_HASH };
+    this.heads.set(projectId, head);
+    return head;
+  }
+
+  /** One record per input in its final shape, hashed and completed in place: this runs per record. */
+  link(input: I, head: Head): void {
+    const { recordedAt } = this.options;
+    const record: EvidenceRecord = {
+      seq: head.seq + 1,
+      record_id: input.record_id,
+      project_id: input.project_id,
+      schema_key: input.schema_key,
+      timestamp: input.timestamp,
+      recorded_at: recordedAt,
+      prev_hash: head.hash,
+      payload: notCollected,
+      hash: '',
+    };
+    record.hash = hashWithCanonicalPayload(record, input.payloadJcs);
+    this.values.push(
+      record.seq,
+      input.record_id,
+      input.project_id,
+      input.schema_key,
+      input.timestamp,
+      recordedAt,
+      input.payloadJcs,
+      record.prev_hash,
+      record.hash,
+    );
+    this.queued.push({ input, index: this.index });
+    this.index += 1;
+    head.seq = record.seq;
+    head.hash = record.hash;
+    this.options.onWritten?.(input.project_id, record.seq, record.hash);
+    if (this.options.collect) {
+      record.payload = input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>);
+      this.records.push(record);
+    }
+  }
+
+  /** The queued rows as one INSERT, emptying the queue. */
+  take(): { sql: string; values: SqlValue[]; queued: { input: I; index: number }[] } {
+    const taken = { sql: insertSql(this.queued.length), values: this.values, queued: this.queued };
+    this.values = [];
+    this.queued = [];
+    return taken;
+  }
+
+  conflict(input: I, index: number): AppError {
+    const where = this.options.label?.(input, index) ?? `record ${index}`;
+    return new AppError('CONFLICT', `${where}: record_id ${input.record_id} already exists in project ${input.project_id}; nothing was written`, {
+      detail: { index, record_id: input.record_id, project_id: input.project_id },
+    });
+  }
+
+  headRows(): SqlValue[][] {
+    return [...this.heads].map(([projectId, head]) => [projectId, head.seq, head.hash, this.options.recordedAt]);
+  }
+}
+
+/** A multi-row INSERT hit a duplicate record_id; which row is found by a second, row-by-row attempt. */
+class DuplicateInChunk extends Error {
+  constructor(readonly chunk: number) {
+    super('duplicate record_id in a multi-row insert');
+  }
+}
+
+/**
+ * Appends `source()`'s inputs to their projects' chains in one transaction under the chain locks of `projectIds`
+ * (every project the inputs touch), so appends to one project serialise across instances: no fork, no gap, no
+ * duplicate seq. All or nothing: a duplicate record_id rolls everything back with CONFLICT naming the input.
+ * `source(tx)` gives the inputs, read inside the transaction; it is called again only to name a duplicate found
+ * by a multi-row INSERT.
+ */
+export const writeChain = async <I extends PreparedInput>(
+  database: Database,
+  projectIds: readonly string[],
+  source: (tx: Queryable) => Iterable<I> | AsyncIterable<I>,
+  options: WriteOptions<I>,
+): Promise<EvidenceRecord[]> => {
+  const keys = projectIds.map(chainLockKey);
+  const perInsert = rowsPerInsert[database.dialect];
+  try {
+    return await database.serialized(keys, (tx) => attempt(tx, source(tx), options, perInsert, null));
+  } catch (error) {
+    if (!(error instanceof DuplicateInChunk)) throw error;
+    // Redo the work up to the failing INSERT, then its rows one by one: the first to fail is the duplicate. This
+    // attempt always throws, so it never commits.
+    return await database.serialized(keys, (tx) => attempt(tx, source(tx), options, perInsert, error.chunk));
+  }
+};
+
+const attempt = async <I extends PreparedInput>(
+  tx: Queryable,
+  inputs: Iterable<I> | AsyncIterable<I>,
+  options: WriteOptions<I>,
+  perInsert: number,
+  rowByRowChunk: number | null,
+): Promise<EvidenceRecord[]> => {
+  const linker = new ChainLinker(options);
+  let chunk = 0;
+  const flush = async (): Promise<void> => {
+    const { sql, values, queued } = linker.take();
+    if (chunk === rowByRowChunk) {
+      for (const [row, { input, index }] of queued.entries()) {
+        try {
+          await tx.run(insertSql(1), values.slice(row * 9, row * 9 + 9));
+        } catch (error) {
+          throw isUniqueViolation(error) ? linker.conflict(input, index) : error;
+        }
+      }
+      throw new AppError('CONFLICT', 'A record_id already exists in its project; nothing was written');
+    }
+    try {
+      await tx.run(sql, values);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const first = queued[0];
+      if (queued.length === 1 && first !== undefined) throw linker.conflict(first.input, first.index);
+      throw new DuplicateInChunk(chunk);
+    }
+    chunk += 1;
+  };
+  for await (const input of inputs) {
+    const head = linker.headOf(input.project_id) ?? linker.setHead(input.project_id, await chainHead(tx, input.project_id));
+    linker.link(input, head);
+    if (linker.queued.length >= perInsert) await flush();
+  }
+  if (linker.queued.length > 0) await flush();
+  for (const row of linker.headRows()) await tx.run(setHeadSql, row);
+  return linker.records;
+};
+
+/**
+ * The synchronous path for callers not yet on `app.database` (SQLite only): the same linking, rows one by one in
+ * a BEGIN IMMEDIATE transaction (a savepoint when the caller already holds one).
+ */
+export const writeChainSync = (db: Db, inputs: readonly PreparedInput[], options: WriteOptions<PreparedInput>): EvidenceRecord[] => {
+  const linker = new ChainLinker(options);
+  const head = db.prepare<[string], z.infer<typeof headRow>>(headSql);
+  const insert = db.prepare(insertSql(1));
+  const setHead = db.prepare(setHeadSql);
+  db.transaction(() => {
+    for (const input of inputs) {
+      linker.link(input, linker.headOf(input.project_id) ?? linker.setHead(input.project_id, head.get(input.project_id)));
+      const { values, queued } = linker.take();
+      try {
+        insert.run(...values);
+      } catch (error) {
+        const first = queued[0];
+        throw isUniqueViolation(error) && first !== undefined ? linker.conflict(first.input, first.index) : error;
+      }
+    }
+    for (const row of linker.headRows()) setHead.run(...row);
+  }).immediate();
+  return linker.records;
+};
