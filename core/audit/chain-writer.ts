@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
-import type { Database, Dialect, Queryable, SqlValue } from '../store/database.ts';
+import type { Database, Queryable, SqlValue } from '../store/database.ts';
 import type { Db } from '../store/db.ts';
 import { GENESIS_HASH, hashWithCanonicalPayload } from './chain.ts';
 import type { PreparedInput } from './input.ts';
@@ -19,12 +19,10 @@ const setHeadSql = `INSERT INTO audit_chain_heads (project_id, head_seq, head_ha
   ON CONFLICT (project_id) DO UPDATE SET head_seq = excluded.head_seq, head_hash = excluded.head_hash, updated_at = excluded.updated_at`;
 
 /**
- * Rows per INSERT. PostgreSQL: every statement is a round trip (10k single-row INSERTs cost ~10 s), so 1,000
- * rows (9,000 parameters, under the 65,535 limit) go in one. SQLite: a statement costs no round trip and
- * multi-row INSERTs gave nothing (the B-tree work per row dominates), so rows go one by one and a duplicate
- * record_id is named by the statement that failed.
+ * Rows per multi-row INSERT (PostgreSQL: every statement is a round trip, and 10k single-row INSERTs cost ~10 s):
+ * 9,000 parameters, under PostgreSQL's 65,535 and SQLite's 32,766.
  */
-const rowsPerInsert: Record<Dialect, number> = { sqlite: 1, postgres: 1000 };
+const rowsPerInsert = 1000;
 const insertTexts = new Map<number, string>();
 const insertSql = (rows: number): string => {
   let text = insertTexts.get(rows);
@@ -65,10 +63,10 @@ const notCollected: Record<string, unknown> = Object.freeze({});
 class ChainLinker<I extends PreparedInput> {
   readonly heads = new Map<string, Head>();
   readonly records: EvidenceRecord[] = [];
-  /** Values of the queued rows, nine per row, and the inputs they came from (to name a duplicate). */
+  /** Values of the queued rows, nine per row, the inputs they came from and the first one's index (to name a duplicate). */
   values: SqlValue[] = [];
-  queued: { input: I; index: number }[] = [];
-  private index = 0;
+  inputs: I[] = [];
+  firstIndex = 0;
 
   constructor(private readonly options: WriteOptions<I>) {}
 
@@ -108,8 +106,7 @@ class ChainLinker<I extends PreparedInput> {
       record.prev_hash,
       record.hash,
     );
-    this.queued.push({ input, index: this.index });
-    this.index += 1;
+    this.inputs.push(input);
     head.seq = record.seq;
     head.hash = record.hash;
     this.options.onWritten?.(input.project_id, record.seq, record.hash);
@@ -120,11 +117,19 @@ class ChainLinker<I extends PreparedInput> {
   }
 
   /** The queued rows as one INSERT, emptying the queue. */
-  take(): { sql: string; values: SqlValue[]; queued: { input: I; index: number }[] } {
-    const taken = { sql: insertSql(this.queued.length), values: this.values, queued: this.queued };
+  take(): { sql: string; values: SqlValue[]; inputs: I[]; firstIndex: number } {
+    const taken = { sql: insertSql(this.inputs.length), values: this.values, inputs: this.inputs, firstIndex: this.firstIndex };
+    this.firstIndex += this.inputs.length;
     this.values = [];
-    this.queued = [];
+    this.inputs = [];
     return taken;
+  }
+
+  /** Empties the queue in place (the one-row path reuses its arrays: it runs per record). */
+  clear(): void {
+    this.firstIndex += this.inputs.length;
+    this.values.length = 0;
+    this.inputs.length = 0;
   }
 
   conflict(input: I, index: number): AppError {
@@ -147,47 +152,63 @@ class DuplicateInChunk extends Error {
 }
 
 /**
- * Appends `source()`'s inputs to their projects' chains in one transaction under the chain locks of `projectIds`
- * (every project the inputs touch), so appends to one project serialise across instances: no fork, no gap, no
- * duplicate seq. All or nothing: a duplicate record_id rolls everything back with CONFLICT naming the input.
- * `source(tx)` gives the inputs, read inside the transaction; it is called again only to name a duplicate found
- * by a multi-row INSERT.
+ * Where rows go. On SQLite, the app's own connection (the one `database` wraps), one prepared INSERT per row run
+ * synchronously inside the transaction: no promise per record on the desktop's ingest hot path, and a duplicate
+ * is named by the statement that failed. Otherwise (PostgreSQL) multi-row INSERTs through the transaction.
+ */
+export type ChainTarget = { readonly database: Database; readonly sqlite: Db | null };
+
+/**
+ * Appends the inputs of `source(tx)` (pages, read inside the transaction) to their projects' chains in one
+ * transaction under the chain locks of `projectIds` (every project the inputs touch), so appends to one project
+ * serialise across instances: no fork, no gap, no duplicate seq. All or nothing: a duplicate record_id rolls
+ * everything back with CONFLICT naming the input. `source` is called a second time only to name a duplicate
+ * that a multi-row INSERT hit.
  */
 export const writeChain = async <I extends PreparedInput>(
-  database: Database,
+  target: ChainTarget,
   projectIds: readonly string[],
-  source: (tx: Queryable) => Iterable<I> | AsyncIterable<I>,
+  source: (tx: Queryable) => Iterable<readonly I[]> | AsyncIterable<readonly I[]>,
   options: WriteOptions<I>,
 ): Promise<EvidenceRecord[]> => {
   const keys = projectIds.map(chainLockKey);
-  const perInsert = rowsPerInsert[database.dialect];
   try {
-    return await database.serialized(keys, (tx) => attempt(tx, source(tx), options, perInsert, null));
+    return await target.database.serialized(keys, (tx) => attempt(tx, target.sqlite, source(tx), options, null));
   } catch (error) {
     if (!(error instanceof DuplicateInChunk)) throw error;
     // Redo the work up to the failing INSERT, then its rows one by one: the first to fail is the duplicate. This
     // attempt always throws, so it never commits.
-    return await database.serialized(keys, (tx) => attempt(tx, source(tx), options, perInsert, error.chunk));
+    return await target.database.serialized(keys, (tx) => attempt(tx, null, source(tx), options, error.chunk));
   }
 };
 
 const attempt = async <I extends PreparedInput>(
   tx: Queryable,
-  inputs: Iterable<I> | AsyncIterable<I>,
+  sqlite: Db | null,
+  pages: Iterable<readonly I[]> | AsyncIterable<readonly I[]>,
   options: WriteOptions<I>,
-  perInsert: number,
   rowByRowChunk: number | null,
 ): Promise<EvidenceRecord[]> => {
   const linker = new ChainLinker(options);
+  const direct = sqlite?.prepare(insertSql(1)) ?? null;
+  const insertDirect = (statement: NonNullable<typeof direct>): void => {
+    try {
+      statement.run(linker.values);
+    } catch (error) {
+      const input = linker.inputs[0];
+      throw isUniqueViolation(error) && input !== undefined ? linker.conflict(input, linker.firstIndex) : error;
+    }
+    linker.clear();
+  };
   let chunk = 0;
-  const flush = async (): Promise<void> => {
-    const { sql, values, queued } = linker.take();
+  const insertMany = async (): Promise<void> => {
+    const { sql, values, inputs, firstIndex } = linker.take();
     if (chunk === rowByRowChunk) {
-      for (const [row, { input, index }] of queued.entries()) {
+      for (const [row, input] of inputs.entries()) {
         try {
           await tx.run(insertSql(1), values.slice(row * 9, row * 9 + 9));
         } catch (error) {
-          throw isUniqueViolation(error) ? linker.conflict(input, index) : error;
+          throw isUniqueViolation(error) ? linker.conflict(input, firstIndex + row) : error;
         }
       }
       throw new AppError('CONFLICT', 'A record_id already exists in its project; nothing was written');
@@ -196,18 +217,19 @@ const attempt = async <I extends PreparedInput>(
       await tx.run(sql, values);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      const first = queued[0];
-      if (queued.length === 1 && first !== undefined) throw linker.conflict(first.input, first.index);
       throw new DuplicateInChunk(chunk);
     }
     chunk += 1;
   };
-  for await (const input of inputs) {
-    const head = linker.headOf(input.project_id) ?? linker.setHead(input.project_id, await chainHead(tx, input.project_id));
-    linker.link(input, head);
-    if (linker.queued.length >= perInsert) await flush();
+  for await (const page of pages) {
+    for (const input of page) {
+      const head = linker.headOf(input.project_id) ?? linker.setHead(input.project_id, await chainHead(tx, input.project_id));
+      linker.link(input, head);
+      if (direct !== null) insertDirect(direct);
+      else if (linker.inputs.length >= rowsPerInsert) await insertMany();
+    }
   }
-  if (linker.queued.length > 0) await flush();
+  if (linker.inputs.length > 0) await insertMany();
   for (const row of linker.headRows()) await tx.run(setHeadSql, row);
   return linker.records;
 };
@@ -224,15 +246,14 @@ export const writeChainSync = (db: Db, inputs: readonly PreparedInput[], options
   db.transaction(() => {
     for (const input of inputs) {
       linker.link(input, linker.headOf(input.project_id) ?? linker.setHead(input.project_id, head.get(input.project_id)));
-      const { values, queued } = linker.take();
       try {
-        insert.run(...values);
+        insert.run(linker.values);
       } catch (error) {
-        const first = queued[0];
-        throw isUniqueViolation(error) && first !== undefined ? linker.conflict(first.input, first.index) : error;
+        throw isUniqueViolation(error) ? linker.conflict(input, linker.firstIndex) : error;
       }
+      linker.clear();
     }
-    for (const row of linker.headRows()) setHead.run(...row);
+    for (const row of linker.headRows()) setHead.run(row);
   }).immediate();
   return linker.records;
 };

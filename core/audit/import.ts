@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import type { Database, Dialect, Queryable, SqlValue } from '../store/database.ts';
 import { noteAppended } from './anchors/scheduler.ts';
 import { writeChain } from './chain-writer.ts';
+import { chainTarget } from './store.ts';
 import { formatIssues, prepareInput } from './input.ts';
 import type { PreparedInput } from './input.ts';
 import { ndjsonLines } from './ndjson.ts';
@@ -165,11 +166,11 @@ export const importNdjson = async (
 };
 
 /** The staged rows of an import in line order, in keyset pages (bounded memory at any size). */
-async function* stagedRows(db: Queryable, importId: string): AsyncGenerator<StagedRow> {
+async function* stagedPages(db: Queryable, importId: string): AsyncGenerator<StagedRow[]> {
   let after = 0;
   for (;;) {
     const rows = await db.all(stagedRow, readStagedSql, [importId, after, stagingPage]);
-    for (const { payload, ...row } of rows) yield { ...row, payloadJcs: payload };
+    yield rows.map(({ payload, ...row }) => ({ ...row, payloadJcs: payload }));
     const last = rows.at(-1);
     if (last === undefined || rows.length < stagingPage) return;
     after = last.line;
@@ -180,9 +181,9 @@ async function* stagedRows(db: Queryable, importId: string): AsyncGenerator<Stag
 const commitStaged = async (app: App, importId: string, projectIds: readonly string[]): Promise<ImportResult['projects']> => {
   const spans = new Map<string, ImportResult['projects'][number]>();
   await writeChain(
-    app.database,
+    chainTarget(app),
     projectIds,
-    (tx) => stagedRows(tx, importId),
+    (tx) => stagedPages(tx, importId),
     {
       collect: false,
       recordedAt: app.now().toISOString(),

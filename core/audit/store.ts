@@ -4,8 +4,9 @@ import { service } from '../app.ts';
 import { AppError } from '../errors.ts';
 import type { Queryable } from '../store/database.ts';
 import type { Db } from '../store/db.ts';
+import { sqliteDatabase } from '../store/sqlite-database.ts';
 import { noteAppended } from './anchors/scheduler.ts';
-import { recordColumns as columns, writeChain, writeChainSync } from './chain-writer.ts';
+import { type ChainTarget, recordColumns as columns, writeChain, writeChainSync } from './chain-writer.ts';
 import { formatIssues, prepareInput } from './input.ts';
 import type { PreparedInput } from './input.ts';
 import { schemaKeys } from './types.ts';
@@ -78,6 +79,12 @@ const prepareAll = (app: App, inputs: Inputs): PreparedInput[] => {
   return prepared;
 };
 
+/** The app's chain target: its own SQLite connection for the synchronous row path when `database` wraps it. */
+export const chainTarget = (app: App): ChainTarget => ({
+  database: app.database,
+  sqlite: app.database.dialect === 'sqlite' && app.database === sqliteDatabase(app.db) ? app.db : null,
+});
+
 const projectsOf = (prepared: readonly PreparedInput[]): string[] => [...new Set(prepared.map((input) => input.project_id))];
 
 /**
@@ -88,7 +95,7 @@ const projectsOf = (prepared: readonly PreparedInput[]): string[] => [...new Set
  */
 export const appendEvidenceAsync = async (app: App, inputs: Inputs): Promise<EvidenceRecord[]> => {
   const prepared = prepareAll(app, inputs);
-  const records = await writeChain(app.database, projectsOf(prepared), () => prepared, {
+  const records = await writeChain(chainTarget(app), projectsOf(prepared), () => [prepared], {
     collect: true,
     recordedAt: app.now().toISOString(),
   });
