@@ -134,9 +134,13 @@ class ChainLinker<I extends PreparedInput> {
 
   conflict(input: I, index: number): AppError {
     const where = this.options.label?.(input, index) ?? `record ${index}`;
-    return new AppError('CONFLICT', `${where}: record_id ${input.record_id} already exists in project ${input.project_id}; nothing was written`, {
-      detail: { index, record_id: input.record_id, project_id: input.project_id },
-    });
+    return new AppError(
+      'CONFLICT',
+      `${where}: record_id ${input.record_id} already exists in project ${input.project_id}; nothing was written`,
+      {
+        detail: { index, record_id: input.record_id, project_id: input.project_id },
+      },
+    );
   }
 
   headRows(): SqlValue[][] {

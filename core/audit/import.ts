@@ -180,23 +180,18 @@ async function* stagedPages(db: Queryable, importId: string): AsyncGenerator<Sta
 /** Pass 2: chains the staged rows in line order in one transaction; a duplicate record_id names its line. */
 const commitStaged = async (app: App, importId: string, projectIds: readonly string[]): Promise<ImportResult['projects']> => {
   const spans = new Map<string, ImportResult['projects'][number]>();
-  await writeChain(
-    chainTarget(app),
-    projectIds,
-    (tx) => stagedPages(tx, importId),
-    {
-      collect: false,
-      recordedAt: app.now().toISOString(),
-      label: (input) => `line ${input.line}`,
-      onWritten: (projectId, seq, hash) => {
-        const span = spans.get(projectId);
-        if (span === undefined) spans.set(projectId, { project_id: projectId, first_seq: seq, last_seq: seq, head_hash: hash });
-        else {
-          span.last_seq = seq;
-          span.head_hash = hash;
-        }
-      },
+  await writeChain(chainTarget(app), projectIds, (tx) => stagedPages(tx, importId), {
+    collect: false,
+    recordedAt: app.now().toISOString(),
+    label: (input) => `line ${input.line}`,
+    onWritten: (projectId, seq, hash) => {
+      const span = spans.get(projectId);
+      if (span === undefined) spans.set(projectId, { project_id: projectId, first_seq: seq, last_seq: seq, head_hash: hash });
+      else {
+        span.last_seq = seq;
+        span.head_hash = hash;
+      }
     },
-  );
+  });
   return [...spans.values()];
 };

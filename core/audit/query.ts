@@ -75,7 +75,10 @@ export const listProjects = async (app: App): Promise<ProjectSummary[]> => {
   const snapshot = await app.database.snapshot();
   try {
     const counts = new Map<string, Record<SchemaKey, number>>();
-    const rows = await snapshot.all(projectCountRow, 'SELECT project_id, schema_key, count(*) AS n FROM audit_records GROUP BY project_id, schema_key');
+    const rows = await snapshot.all(
+      projectCountRow,
+      'SELECT project_id, schema_key, count(*) AS n FROM audit_records GROUP BY project_id, schema_key',
+    );
     for (const row of rows) {
       let perKey = counts.get(row.project_id);
       if (perKey === undefined) {
@@ -84,7 +87,10 @@ export const listProjects = async (app: App): Promise<ProjectSummary[]> => {
       }
       perKey[row.schema_key] = row.n;
     }
-    const heads = await snapshot.all(headRow, 'SELECT project_id, head_seq, head_hash, updated_at FROM audit_chain_heads ORDER BY project_id');
+    const heads = await snapshot.all(
+      headRow,
+      'SELECT project_id, head_seq, head_hash, updated_at FROM audit_chain_heads ORDER BY project_id',
+    );
     return heads.map((head) => {
       const perKey = counts.get(head.project_id) ?? zeroCounts();
       return {

@@ -35,7 +35,7 @@ describe.each(testBackends)('appendEvidenceAsync on $name', (backend) => {
   const append = (inputs: EvidenceInput[]) => appendEvidenceAsync(t().app, inputs);
 
   it('chains records per project from seq 1 with the contract hash', async () => {
-    const records = await append( [score(), score({ project_id: 'p2' }), score({ record_id: 'r-3' })]);
+    const records = await append([score(), score({ project_id: 'p2' }), score({ record_id: 'r-3' })]);
     expect(records.map((r) => [r.project_id, r.seq])).toEqual([
       ['p1', 1],
       ['p2', 1],
@@ -66,7 +66,9 @@ describe.each(testBackends)('appendEvidenceAsync on $name', (backend) => {
     expect(error.message).toMatch(/^record 2345: record_id r17 /);
     expect(await rowCount()).toBe(0);
     await append([score({ record_id: 'taken' })]);
-    const again = await thrown(append([...Array.from({ length: 1500 }, (_, i) => score({ record_id: `s${i}` })), score({ record_id: 'taken' })]));
+    const again = await thrown(
+      append([...Array.from({ length: 1500 }, (_, i) => score({ record_id: `s${i}` })), score({ record_id: 'taken' })]),
+    );
     expect(again.message).toMatch(/^record 1500: record_id taken /);
     expect(await rowCount()).toBe(1);
   });
@@ -135,7 +137,10 @@ describe.each(testBackends)('appendEvidenceAsync input rules on $name', (backend
     expect(await rowCount()).toBe(1);
     // The same record_id in another project is a different record.
     expect(await append([score({ project_id: 'other', record_id: 'dup' })])).toHaveLength(1);
-    const head = await t().app.database.one(z.object({ head_seq: z.number() }), "SELECT head_seq FROM audit_chain_heads WHERE project_id = 'p1'");
+    const head = await t().app.database.one(
+      z.object({ head_seq: z.number() }),
+      "SELECT head_seq FROM audit_chain_heads WHERE project_id = 'p1'",
+    );
     expect(head?.head_seq).toBe(1);
   });
 
@@ -215,7 +220,9 @@ describe('appendEvidence (synchronous, SQLite only: for callers not yet on app.d
     ]);
     expect(later[0]?.prev_hash).toBe(sync[0]?.hash);
     expect([...iterateEvidence(app, { projectId: 'p1' })].map((r) => r.record_id)).toEqual(['a', 'c']);
-    expect(() => appendEvidence(app, [score({ record_id: 'fresh' }), score({ record_id: 'a' })])).toThrow(/record 1: record_id a already exists/);
+    expect(() => appendEvidence(app, [score({ record_id: 'fresh' }), score({ record_id: 'a' })])).toThrow(
+      /record 1: record_id a already exists/,
+    );
     expect([...iterateEvidence(app, { projectId: 'p1' })]).toHaveLength(2);
   });
 });

@@ -153,7 +153,6 @@ export function* iterateEvidence(app: App, q: EvidenceFilter): IterableIterator<
   }
 }
 
-
 /**
  * iterateEvidence on either back end: keyset pages of stored rows (bounded memory at any size), from `db` (the
  * app's database or a read snapshot).
@@ -172,7 +171,13 @@ export async function* evidenceRows(db: Queryable, q: EvidenceFilter): AsyncGene
 }
 
 /** Stored rows fromSeq..toSeq (inclusive) of one project's chain, in order, in keyset pages: the bundle's chain segment. */
-export async function* chainRows(db: Queryable, projectId: string, fromSeq: number, toSeq: number, rowsPerPage = pageSize): AsyncGenerator<EvidenceRow> {
+export async function* chainRows(
+  db: Queryable,
+  projectId: string,
+  fromSeq: number,
+  toSeq: number,
+  rowsPerPage = pageSize,
+): AsyncGenerator<EvidenceRow> {
   let next = fromSeq;
   while (next <= toSeq) {
     const rows = await db.all(evidenceRow, chainSql, [projectId, next, toSeq, rowsPerPage]);
@@ -187,7 +192,10 @@ const countsSql = `SELECT schema_key, count(*) AS n FROM audit_records WHERE pro
   GROUP BY schema_key`;
 
 /** Records per schema key (all six keys present, zero when none) in the inclusive UTC date range. */
-export const countEvidence = async (db: Queryable, q: { projectId: string; from?: string; to?: string }): Promise<Record<SchemaKey, number>> => {
+export const countEvidence = async (
+  db: Queryable,
+  q: { projectId: string; from?: string; to?: string },
+): Promise<Record<SchemaKey, number>> => {
   const { start, end } = dayBounds(q.from, q.to);
   const counts = Object.fromEntries(schemaKeys.map((key) => [key, 0])) as Record<SchemaKey, number>;
   const rows = await db.all(z.object({ schema_key: z.string(), n: z.number() }), countsSql, [q.projectId, start, end]);

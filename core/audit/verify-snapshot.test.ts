@@ -45,7 +45,7 @@ describe('consistent reads while other processes append', () => {
         verdicts.push(await verifyChain(app, 'shared'));
         let expected = 1;
         let contiguous = true;
-        for (const line of exportNdjson(app, { projectId: 'shared' })) {
+        for await (const line of exportNdjson(app, { projectId: 'shared' })) {
           if ((JSON.parse(line) as { seq: number }).seq !== expected) contiguous = false;
           expected += 1;
         }

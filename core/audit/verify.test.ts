@@ -25,7 +25,10 @@ describe.each(testBackends)('verifyChain on $name', (backend) => {
   const setValue = (seq: number) =>
     backend.name === 'sqlite'
       ? sql(`UPDATE audit_records SET payload = json_set(payload, '$.value', 0.99) WHERE project_id = 'proj' AND seq = ?`, seq)
-      : sql(`UPDATE audit_records SET payload = jsonb_set(payload::jsonb, '{value}', '0.99')::text WHERE project_id = 'proj' AND seq = ?`, seq);
+      : sql(
+          `UPDATE audit_records SET payload = jsonb_set(payload::jsonb, '{value}', '0.99')::text WHERE project_id = 'proj' AND seq = ?`,
+          seq,
+        );
 
   it('accepts an untouched chain and reports progress', async () => {
     await seeded(4100);
@@ -67,9 +70,15 @@ describe.each(testBackends)('verifyChain on $name', (backend) => {
 
   it('accepts a payload re-serialised with the same JSON value (the hash covers JCS, not bytes)', async () => {
     await seeded(3);
-    const row = await app.database.one(z.object({ payload: z.string() }), `SELECT payload FROM audit_records WHERE project_id = 'proj' AND seq = 2`);
+    const row = await app.database.one(
+      z.object({ payload: z.string() }),
+      `SELECT payload FROM audit_records WHERE project_id = 'proj' AND seq = 2`,
+    );
     if (row === undefined) throw new Error('seeded row missing');
-    await sql(`UPDATE audit_records SET payload = ? WHERE project_id = 'proj' AND seq = 2`, JSON.stringify(JSON.parse(row.payload), null, 2));
+    await sql(
+      `UPDATE audit_records SET payload = ? WHERE project_id = 'proj' AND seq = 2`,
+      JSON.stringify(JSON.parse(row.payload), null, 2),
+    );
     expect((await verifyChain(app, 'proj')).valid).toBe(true);
     await sql(`UPDATE audit_records SET payload = '{not json' WHERE project_id = 'proj' AND seq = 2`);
     expect(await verifyChain(app, 'proj')).toMatchObject({ valid: false, first_broken_seq: 2, reason: 'payload is not valid JSON' });
