@@ -116,7 +116,7 @@ describe.each(testBackends.filter((backend) => backend.name === 'postgres'))('in
       await expectOneTruth(app, acknowledged);
     } finally {
       child.kill('SIGKILL');
-      app.close();
+      await app.close();
       await pool.end();
     }
   }, 300_000);

@@ -8,7 +8,7 @@ import { AppError } from '../errors.ts';
  */
 export const domainsNotYetOnPostgres: readonly string[] = [
   'settings',
-  'evidence chain and anchors',
+  'anchors',
   'bundle registry and trusted keys',
   'DPAs',
   'clause cadences',
