@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type App, createApp } from '../app.ts';
 import { AppError } from '../errors.ts';
-import { appPerTest, testBackends } from '../test-support/backends.ts';
+import { type TestBackend, appPerTest, testBackends } from '../test-support/backends.ts';
 import { GENESIS_HASH, computeRecordHash, hashWithCanonicalPayload, jcs } from './chain.ts';
 import { examplePayloads, exampleEvidence } from './examples.ts';
 import { appendEvidence, appendEvidenceAsync, chainRows, countEvidence, evidenceRows, iterateEvidence } from './store.ts';
@@ -28,11 +28,19 @@ const thrown = async (work: Promise<unknown>): Promise<AppError> => {
   throw new Error('expected an AppError');
 };
 
-describe.each(testBackends)('appendEvidenceAsync on $name', (backend) => {
+/** A fresh app per test on `backend`, with its record count and an append. */
+const appendingApp = (backend: TestBackend) => {
   const t = appPerTest(backend, { now: () => now });
-  const rowCount = async (): Promise<number> =>
-    (await t().app.database.one(z.object({ n: z.number() }), 'SELECT count(*) AS n FROM audit_records'))?.n ?? -1;
-  const append = (inputs: EvidenceInput[]) => appendEvidenceAsync(t().app, inputs);
+  return {
+    t,
+    rowCount: async (): Promise<number> =>
+      (await t().app.database.one(z.object({ n: z.number() }), 'SELECT count(*) AS n FROM audit_records'))?.n ?? -1,
+    append: (inputs: EvidenceInput[]) => appendEvidenceAsync(t().app, inputs),
+  };
+};
+
+describe.each(testBackends)('appendEvidenceAsync on $name', (backend) => {
+  const { rowCount, append } = appendingApp(backend);
 
   it('chains records per project from seq 1 with the contract hash', async () => {
     const records = await append([score(), score({ project_id: 'p2' }), score({ record_id: 'r-3' })]);
@@ -107,10 +115,7 @@ describe('record hash', () => {
 });
 
 describe.each(testBackends)('appendEvidenceAsync input rules on $name', (backend) => {
-  const t = appPerTest(backend, { now: () => now });
-  const rowCount = async (): Promise<number> =>
-    (await t().app.database.one(z.object({ n: z.number() }), 'SELECT count(*) AS n FROM audit_records'))?.n ?? -1;
-  const append = (inputs: EvidenceInput[]) => appendEvidenceAsync(t().app, inputs);
+  const { t, rowCount, append } = appendingApp(backend);
 
   it('normalises event time to UTC and keeps recorded time separate', async () => {
     const [r] = await append([score({ timestamp: '2026-01-01T01:30:00+02:00' })]);
