@@ -58,7 +58,7 @@ const queryable = (client: Client): Queryable => {
 
 /** The Database over a node-postgres pool (each transaction holds one pooled connection until it ends). */
 export const postgresDatabase = (pool: pg.Pool): Database => {
-  const inTransaction = async <T>(lockKey: string | null, work: (tx: Queryable) => Promise<T>): Promise<T> => {
+  const inTransaction = async <T>(lockKeys: readonly string[], work: (tx: Queryable) => Promise<T>): Promise<T> => {
     let client: pg.PoolClient;
     try {
       client = await pool.connect();
@@ -70,7 +70,7 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
       // READ COMMITTED (the default) on purpose: each statement after the lock sees the previous holder's commit;
       // REPEATABLE READ would keep the snapshot taken before waiting for the lock.
       await client.query('BEGIN');
-      if (lockKey !== null) await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`svc:${lockKey}`]);
+      for (const key of lockKeys) await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`svc:${key}`]);
       const result = await work(queryable(client));
       await client.query('COMMIT');
       return result;
@@ -85,8 +85,37 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
   };
   return {
     ...queryable(pool),
-    transaction: (work) => inTransaction(null, work),
-    serialized: (key, work) => inTransaction(key, work),
+    transaction: (work) => inTransaction([], work),
+    // Sorted and unique: two batches that lock the same projects take them in the same order (no deadlock).
+    serialized: (key, work) => inTransaction(typeof key === 'string' ? [key] : [...new Set(key)].sort(), work),
+    snapshot: async () => {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw translateError(error);
+      }
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      } catch (error) {
+        client.release(error as Error);
+        throw translateError(error);
+      }
+      let closed = false;
+      return {
+        ...queryable(client),
+        close: async () => {
+          if (closed) return;
+          closed = true;
+          // A read-only transaction has nothing to keep: a failed COMMIT only means the connection is gone.
+          const failure = await client.query('COMMIT').then(
+            () => undefined,
+            (error: Error) => error,
+          );
+          client.release(failure);
+        },
+      };
+    },
     close: () => pool.end(),
   };
 };

@@ -8,7 +8,8 @@ import { AppError } from '../errors.ts';
  */
 export const domainsNotYetOnPostgres: readonly string[] = [
   'settings',
-  'evidence chain and anchors',
+  'anchors',
+  'bundle build (reads the chain through SQLite)',
   'posture samples',
   'PII state',
   'SCIM users and groups',
