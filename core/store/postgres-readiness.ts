@@ -16,9 +16,6 @@ export const domainsNotYetOnPostgres: readonly string[] = [
   'PII state',
   'API keys',
   'sessions',
-  'SCIM users and groups',
-  'SSO sessions',
-  'SAML and OIDC login state',
   'one-time login links',
 ];
 

@@ -65,7 +65,9 @@ export const setSamlConfig = async (app: App, patch: SamlConfigPatch): Promise<S
   const sent = Object.fromEntries(Object.entries(parsed).filter(([key]) => Object.hasOwn(patch, key)));
   return app.database.serialized('saml-config', async (tx) => {
     const next = samlConfigSchema.parse({ ...parseStored(await tx.one(configRow, selectConfig)), ...sent });
-    await tx.run('INSERT INTO saml_config (id, json) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json', [JSON.stringify(next)]);
+    await tx.run('INSERT INTO saml_config (id, json) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json', [
+      JSON.stringify(next),
+    ]);
     return next;
   });
 };

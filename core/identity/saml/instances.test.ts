@@ -99,7 +99,9 @@ describe.each(testBackends)('SAML and OIDC login state across instances on $name
     for (let round = 0; round < 3; round += 1) {
       const state = `state-${round}`;
       await savePendingLogin(round % 2 === 0 ? first : second, { ...login, state });
-      const outcomes = await Promise.all([first, second, first, second].map((app) => outcome(() => takePendingLogin(app, state, undefined))));
+      const outcomes = await Promise.all(
+        [first, second, first, second].map((app) => outcome(() => takePendingLogin(app, state, undefined))),
+      );
       expect(outcomes.filter((result) => result === 'ok')).toHaveLength(1);
       expect(outcomes.filter((result) => result === 'state')).toHaveLength(3);
     }

@@ -78,7 +78,11 @@ export const samlOps = {
     handler: async (input, { app }) => {
       // Refuse metadata we could not use, before storing it.
       if (input.idp_metadata_xml) {
-        parseIdpMetadata(input.idp_metadata_xml, (await loadSamlConfig(app)).metadataMaxBytes, app.settings.get().samlIdpMetadataSigningCert);
+        parseIdpMetadata(
+          input.idp_metadata_xml,
+          (await loadSamlConfig(app)).metadataMaxBytes,
+          app.settings.get().samlIdpMetadataSigningCert,
+        );
       }
       app.settings.update({
         ...(input.idp_metadata_url === undefined ? {} : { samlIdpMetadataUrl: input.idp_metadata_url }),

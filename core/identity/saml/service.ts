@@ -146,7 +146,11 @@ export type SamlTestReport =
 /** Validates a pasted SAMLResponse without logging anyone in, and says which check failed and why. */
 export const samlTestResponse = async (app: App, samlResponse: string, options: SamlCallOptions = {}): Promise<SamlTestReport> => {
   try {
-    const result: ValidatedSamlResponse = await validateSamlResponse(samlResponse, await samlValidatorConfig(app, options), dryRunTracker(app));
+    const result: ValidatedSamlResponse = await validateSamlResponse(
+      samlResponse,
+      await samlValidatorConfig(app, options),
+      dryRunTracker(app),
+    );
     return {
       ok: true,
       subject: result.subject,

@@ -71,19 +71,21 @@ export const samlTracker = (app: App): SamlTracker => ({
   // One DELETE ... RETURNING: of concurrent consumers, on any instance, exactly one gets the row.
   consumeRequest: async (id) =>
     pendingOf(
-      await app.database.one(requestRow, 'DELETE FROM saml_requests WHERE id = ? AND expires_at > ? RETURNING relay_state, browser_binding', [
-        id,
-        app.now().toISOString(),
-      ]),
+      await app.database.one(
+        requestRow,
+        'DELETE FROM saml_requests WHERE id = ? AND expires_at > ? RETURNING relay_state, browser_binding',
+        [id, app.now().toISOString()],
+      ),
     ),
   // The primary key is the arbiter: no row back means another request (or instance) recorded it first.
   rememberAssertion: (id, expiresAt) =>
     app.database.transaction(async (tx) => {
       await purgeExpired(tx, app.now().toISOString());
-      const row = await tx.one(inserted, 'INSERT INTO saml_seen_assertions (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id', [
-        id,
-        expiresAt.toISOString(),
-      ]);
+      const row = await tx.one(
+        inserted,
+        'INSERT INTO saml_seen_assertions (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id',
+        [id, expiresAt.toISOString()],
+      );
       return row !== undefined;
     }),
 });

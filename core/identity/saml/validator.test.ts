@@ -8,7 +8,8 @@ let idp: TestIdp;
 let attacker: TestIdp;
 const harness = validatorHarness(() => idp);
 const { freshApp, validate } = harness;
-const rejection = async (encoded: string, overrides: Overrides = {}): Promise<string> => (await harness.rejection(encoded, overrides)).check;
+const rejection = async (encoded: string, overrides: Overrides = {}): Promise<string> =>
+  (await harness.rejection(encoded, overrides)).check;
 
 beforeAll(() => {
   idp = makeTestIdp('idp');

@@ -146,7 +146,11 @@ const refuseSignedAdviceUnder = (top: Element): void => {
  * assertion signature, then every check on the signed XML only, and last the state-changing checks
  * (InResponseTo consumed, assertion id remembered) so a rejected message never burns a legitimate one.
  */
-export const validateSamlResponse = async (encoded: string, config: SamlValidatorConfig, tracker: SamlTracker): Promise<ValidatedSamlResponse> => {
+export const validateSamlResponse = async (
+  encoded: string,
+  config: SamlValidatorConfig,
+  tracker: SamlTracker,
+): Promise<ValidatedSamlResponse> => {
   if (config.trustedCerts.length === 0) throw samlError('config', 'no trusted IdP certificate is configured');
   if (config.expectedIssuer === '') throw samlError('config', 'no expected IdP issuer is configured');
   const xml = decodeUtf8Xml(decodeBase64Message(encoded, config.limits)).replace(/\r\n?/g, '\n');

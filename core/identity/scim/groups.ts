@@ -84,13 +84,10 @@ const storeGroup = async (app: App, tx: Queryable, row: GroupRow, next: Json): P
   const serialized = JSON.stringify(stored);
   const sameMembers = before.length === memberIds.length && [...memberIds].sort().every((id, index) => id === before[index]);
   if (serialized === row.resource && sameMembers) return row;
-  await tx.run('UPDATE scim_groups SET display_name = ?, external_id = ?, resource = ?, version = version + 1, updated_at = ? WHERE id = ?', [
-    stored['displayName'] as string,
-    externalIdOf(stored),
-    serialized,
-    app.now().toISOString(),
-    row.id,
-  ]);
+  await tx.run(
+    'UPDATE scim_groups SET display_name = ?, external_id = ?, resource = ?, version = version + 1, updated_at = ? WHERE id = ?',
+    [stored['displayName'] as string, externalIdOf(stored), serialized, app.now().toISOString(), row.id],
+  );
   if (!sameMembers) await setMembers(tx, row.id, memberIds);
   return requireRow(tx, row.id);
 };

@@ -38,7 +38,8 @@ export const scimListGroups = async (app: App, startIndex = 1, count = 100, filt
 export const scimCreateGroup = async (app: App, groupData: unknown): Promise<SCIMGroup> =>
   groupRecord(await createGroup(app, groupData, scimBaseUrl(app)));
 
-export const scimGetGroup = async (app: App, groupId: string): Promise<SCIMGroup> => groupRecord(await getGroup(app, groupId, scimBaseUrl(app)));
+export const scimGetGroup = async (app: App, groupId: string): Promise<SCIMGroup> =>
+  groupRecord(await getGroup(app, groupId, scimBaseUrl(app)));
 
 export const scimPatchGroup = async (app: App, groupId: string, patchOps: unknown): Promise<SCIMGroup> =>
   groupRecord(await patchGroup(app, groupId, patchOps, scimBaseUrl(app)));

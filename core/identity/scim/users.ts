@@ -155,7 +155,11 @@ const rowsByUid = async (db: Queryable, uids: readonly number[]): Promise<UserRo
   for (let start = 0; start < uids.length; start += 500) {
     const chunk = uids.slice(start, start + 500);
     rows.push(
-      ...(await db.all(userRowSchema, `SELECT ${userColumns} FROM scim_users WHERE uid IN (${chunk.map(() => '?').join(',')}) ORDER BY uid`, chunk)),
+      ...(await db.all(
+        userRowSchema,
+        `SELECT ${userColumns} FROM scim_users WHERE uid IN (${chunk.map(() => '?').join(',')}) ORDER BY uid`,
+        chunk,
+      )),
     );
   }
   return rows;
@@ -185,7 +189,10 @@ export const listUsers = async (app: App, query: ListQuery, baseUrl: string): Pr
   const { startIndex, count } = pageParams(query);
   if (filter === undefined && !sorted) {
     const total = (await db.one(countRow, 'SELECT COUNT(*) AS n FROM scim_users'))?.n ?? 0;
-    const rows = await db.all(userRowSchema, `SELECT ${userColumns} FROM scim_users ORDER BY uid LIMIT ? OFFSET ?`, [count, startIndex - 1]);
+    const rows = await db.all(userRowSchema, `SELECT ${userColumns} FROM scim_users ORDER BY uid LIMIT ? OFFSET ?`, [
+      count,
+      startIndex - 1,
+    ]);
     return { totalResults: total, startIndex, resources: await pageToWire(db, rows, baseUrl) };
   }
   const matches = await filter?.indexed?.(db);
