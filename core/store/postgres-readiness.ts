@@ -12,9 +12,6 @@ export const domainsNotYetOnPostgres: readonly string[] = [
   'bundle build (reads the chain through SQLite)',
   'posture samples',
   'PII state',
-  'SCIM users and groups',
-  'SSO sessions',
-  'SAML and OIDC login state',
 ];
 
 /** Throws the one-line start-up refusal when SVC_DATABASE_URL is set while domains remain SQLite-only. */
