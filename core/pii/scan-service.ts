@@ -146,38 +146,49 @@ const summarise = (entities: readonly Finding[]) => {
 type PendingRecord = { readonly input: EvidenceInput; readonly at: string; readonly done: (error?: unknown) => void };
 type EvidenceQueue = { pending: PendingRecord[]; scheduled: boolean };
 
-/** Writes every queued record in one transaction (one fsync for all of them); a failed batch is retried one by one. */
-const flushEvidence = (app: App, queue: EvidenceQueue): void => {
+/**
+ * Writes every queued record in one append (one transaction, one fsync for all of them); a failed batch is
+ * retried one by one. Then last_scan_at moves to the latest committed scan: a separate statement after the
+ * evidence committed (the chain append takes its own transaction, serialised per project), so a crash between
+ * the two can leave last_scan_at behind the evidence, never ahead of it.
+ */
+const flushEvidence = async (app: App, queue: EvidenceQueue): Promise<void> => {
   const batch = queue.pending;
   queue.pending = [];
   queue.scheduled = false;
-  const write = (records: readonly PendingRecord[]): void =>
-    app.db.transaction(() => {
-      appendEvidence(
-        app,
-        records.map((record) => record.input),
-      );
-      recordScanTime(
-        app,
-        records
-          .map((record) => record.at)
-          .sort()
-          .at(-1) ?? '',
-      );
-    })();
+  // Awaited although the chain append may still be synchronous: it moves onto the database with its domain.
+  const write = async (records: readonly PendingRecord[]): Promise<void> => {
+    await appendEvidence(
+      app,
+      records.map((record) => record.input),
+    );
+  };
+  const committed: PendingRecord[] = [];
+  const failed = new Map<PendingRecord, unknown>();
   try {
-    write(batch);
-    for (const record of batch) record.done();
+    await write(batch);
+    committed.push(...batch);
   } catch {
     for (const record of batch) {
       try {
-        write([record]);
-        record.done();
+        await write([record]);
+        committed.push(record);
       } catch (error) {
-        record.done(error);
+        failed.set(record, error);
       }
     }
   }
+  const latest = committed
+    .map((record) => record.at)
+    .sort()
+    .at(-1);
+  if (latest !== undefined) {
+    // The evidence is durable: a failure here is logged, not turned into a failed scan the caller would retry.
+    await recordScanTime(app, latest).catch((error: unknown) =>
+      app.log.warn({ reason: (error as Error).message }, 'storing the last PII scan time failed'),
+    );
+  }
+  for (const record of batch) record.done(failed.get(record));
 };
 
 /**
@@ -190,7 +201,7 @@ const appendDurably = (app: App, input: EvidenceInput, at: string): Promise<void
     queue.pending.push({ input, at, done: (error) => (error === undefined ? resolve() : reject(scanError(error))) });
     if (!queue.scheduled) {
       queue.scheduled = true;
-      setImmediate(() => flushEvidence(app, queue));
+      setImmediate(() => void flushEvidence(app, queue));
     }
   });
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { type App, service } from '../app.ts';
 import { defaultPiiEngine } from './default-engine.ts';
 import { presidioHealthy, presidioSupportedEntities } from './presidio/client.ts';
@@ -14,23 +15,22 @@ export const markPresidio = (app: App, available: boolean): void => {
   state.checkedAt = app.now().toISOString();
 };
 
-/** Prepared once per app: scans write this row on every commit. */
-const stateStatements = (app: App) =>
-  service(app, 'pii.stateStatements', () => ({
-    upsert: app.db.prepare('INSERT INTO pii_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-    read: app.db.prepare('SELECT value FROM pii_state WHERE key = ?'),
-  }));
+const valueRow = z.object({ value: z.string() });
 
-/** Stores the time of the latest scan; call inside the transaction that records the scan's evidence. */
-export const recordScanTime = (app: App, at: string): void => {
-  stateStatements(app).upsert.run('last_scan_at', at);
+/**
+ * Stores the time of the latest scan, after the scan's evidence committed. Only ever moves forward: instances
+ * on one database, and batches that commit out of order, cannot set it back (ISO 8601 UTC compares as text).
+ */
+export const recordScanTime = async (app: App, at: string): Promise<void> => {
+  await app.database.run(
+    'INSERT INTO pii_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE excluded.value > pii_state.value',
+    ['last_scan_at', at],
+  );
 };
 
-/** ISO 8601 UTC time of the latest scan, or null when nothing was ever scanned with this data dir. */
-export const lastScanAt = (app: App): string | null => {
-  const row = stateStatements(app).read.get('last_scan_at') as { value: string } | undefined;
-  return row?.value ?? null;
-};
+/** ISO 8601 UTC time of the latest scan, or null when nothing was ever scanned with this database. */
+export const lastScanAt = async (app: App): Promise<string | null> =>
+  (await app.database.one(valueRow, 'SELECT value FROM pii_state WHERE key = ?', ['last_scan_at']))?.value ?? null;
 
 export type PiiStatus = {
   readonly status: 'ok' | 'degraded';
@@ -49,7 +49,7 @@ export const piiStatus = async (app: App): Promise<PiiStatus> => {
   const url = app.settings.get().presidioUrl;
   const builtIn = defaultPiiEngine(app).entityTypes();
   if (url === '') {
-    return { status: 'ok', presidio_available: false, entity_types_loaded: builtIn, last_scan_at: lastScanAt(app) };
+    return { status: 'ok', presidio_available: false, entity_types_loaded: builtIn, last_scan_at: await lastScanAt(app) };
   }
   const available = await presidioHealthy(url);
   markPresidio(app, available);
@@ -58,6 +58,6 @@ export const piiStatus = async (app: App): Promise<PiiStatus> => {
     status: available ? 'ok' : 'degraded',
     presidio_available: available,
     entity_types_loaded: [...new Set([...builtIn, ...remote])].sort(),
-    last_scan_at: lastScanAt(app),
+    last_scan_at: await lastScanAt(app),
   };
 };

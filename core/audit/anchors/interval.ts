@@ -19,15 +19,15 @@ export type ScheduledOutcome =
   /** Another instance holds a live claim: it is anchoring right now. */
   | { readonly kind: 'claimed' };
 
-type Claim = { readonly claimId: string; readonly head: ChainHead; readonly at: string };
+export type AnchorClaim = { readonly claimId: string; readonly head: ChainHead; readonly at: string };
 
 const leaseRow = z.object({ lease_until: z.string() });
 
 /**
  * Decides, serialised per project across every instance on the database, whether this instance anchors now; if
- * so records a claim with a lease. Only database calls in here (the TSA call comes after, outside).
+ * so records a claim with a lease and returns it. Only database calls in here (the TSA call comes after, outside).
  */
-const claim = (app: App, projectId: string, intervalMs: number): Promise<Claim | ScheduledOutcome> => {
+export const claimAnchoring = (app: App, projectId: string, intervalMs: number): Promise<AnchorClaim | ScheduledOutcome> => {
   const now = app.now();
   const at = now.toISOString();
   return app.database.serialized(`anchor:${projectId}`, async (tx) => {
@@ -50,7 +50,9 @@ const claim = (app: App, projectId: string, intervalMs: number): Promise<Claim |
 };
 
 const release = (app: App, projectId: string, claimId: string) =>
-  app.database.run('DELETE FROM anchor_claims WHERE project_id = ? AND claim_id = ?', [projectId, claimId]);
+  app.database.serialized(`anchor:${projectId}`, (tx) =>
+    tx.run('DELETE FROM anchor_claims WHERE project_id = ? AND claim_id = ?', [projectId, claimId]),
+  );
 
 /**
  * The scheduler's attempt for one project: anchors the head unless it has not moved, the project was anchored
@@ -60,15 +62,18 @@ const release = (app: App, projectId: string, claimId: string) =>
  * @throws AppError UNAVAILABLE when the TSA fails (the claim is released; the next interval retries).
  */
 export const anchorOnSchedule = async (app: App, projectId: string, intervalMs: number): Promise<ScheduledOutcome> => {
-  const claimed = await claim(app, projectId, intervalMs);
+  const claimed = await claimAnchoring(app, projectId, intervalMs);
   if (!('claimId' in claimed)) return claimed;
   try {
     const anchor = await makeAnchor(app, projectId, claimed.head, claimed.at);
-    await app.database.transaction(async (tx) => {
+    // Under the same key as the claim: a claimer's reads (latest anchor, then claim) never straddle this commit.
+    const stored = await app.database.serialized(`anchor:${projectId}`, async (tx) => {
       // Stored even if the lease ran out meanwhile: a valid anchor of a real head is never thrown away.
-      await insertAnchor(tx, anchor);
+      const inserted = await insertAnchor(tx, anchor);
       await tx.run('DELETE FROM anchor_claims WHERE project_id = ? AND claim_id = ?', [projectId, claimed.claimId]);
+      return inserted;
     });
+    if (!stored) return { kind: 'current' };
     app.log.info({ projectId, seq: anchor.seq, kind: anchor.kind }, 'chain head anchored');
     return { kind: 'anchored', seq: anchor.seq };
   } catch (error) {

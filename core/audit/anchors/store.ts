@@ -74,7 +74,8 @@ export const anchorHead = async (app: App, projectId: string): Promise<AnchorOut
   if (latest !== undefined && latest.seq >= head.head_seq) return { created: false, anchor: latest };
   const anchor = await makeAnchor(app, projectId, head, app.now().toISOString());
   // A concurrent anchor of the same head (scheduler and button at once, or two instances) keeps the first one.
-  const created = await insertAnchor(app.database, anchor);
+  // Under the scheduler's key, so a scheduled claim never reads around this insert (interval.ts).
+  const created = await app.database.serialized(`anchor:${projectId}`, (tx) => insertAnchor(tx, anchor));
   app.log.info({ projectId, seq: anchor.seq, kind: anchor.kind }, 'chain head anchored');
   if (created) return { created: true, anchor };
   return { created: false, anchor: (await listAnchors(app, projectId, anchor.seq, anchor.seq, 1))[0] ?? anchor };
