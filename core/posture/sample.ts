@@ -2,10 +2,15 @@ import { z } from 'zod';
 import type { App } from '../app.ts';
 import { appendEvidence } from '../audit/store.ts';
 import { AppError } from '../errors.ts';
+import type { Queryable } from '../store/database.ts';
 import { generateSample, sampleProjectId } from './sample-data.ts';
 
 const sampleRow = z.object({ project_id: z.string(), records: z.number().int(), created_at: z.string() });
 export type SampleInfo = z.infer<typeof sampleRow>;
+
+const oneRow = z.object({ one: z.number() });
+const sampleOf = (db: Queryable, projectId: string) =>
+  db.one(sampleRow, 'SELECT project_id, records, created_at FROM posture_samples WHERE project_id = ?', [projectId]);
 
 /** Projects created as sample data, newest first. */
 export const listSamples = (app: App): Promise<SampleInfo[]> =>
@@ -23,24 +28,18 @@ export const listSamples = (app: App): Promise<SampleInfo[]> =>
 export const loadSample = async (app: App): Promise<SampleInfo> => {
   const records = generateSample(app.now());
   const info = { project_id: sampleProjectId, records: records.length, created_at: app.now().toISOString() };
-  const registered = await app.database.transaction(async (tx) => {
-    const existing = await tx.one(sampleRow, 'SELECT project_id, records, created_at FROM posture_samples WHERE project_id = ?', [
-      sampleProjectId,
-    ]);
+  const registered = await app.database.transaction(async (tx): Promise<SampleInfo | null> => {
+    const existing = await sampleOf(tx, sampleProjectId);
     if (existing !== undefined) return existing;
-    const head = await tx.one(z.object({ one: z.number() }), 'SELECT 1 AS one FROM audit_chain_heads WHERE project_id = ?', [
-      sampleProjectId,
-    ]);
-    if (head !== undefined) throw new AppError('CONFLICT', `Project ${sampleProjectId} already holds evidence that is not sample data`);
-    const inserted = await tx.run(
-      'INSERT INTO posture_samples (project_id, created_at, records) VALUES (?, ?, ?) ON CONFLICT (project_id) DO NOTHING',
-      [info.project_id, info.created_at, info.records],
-    );
-    return inserted > 0
-      ? null
-      : await tx.one(sampleRow, 'SELECT project_id, records, created_at FROM posture_samples WHERE project_id = ?', [sampleProjectId]);
+    if (await tx.one(oneRow, 'SELECT 1 AS one FROM audit_chain_heads WHERE project_id = ?', [sampleProjectId])) {
+      throw new AppError('CONFLICT', `Project ${sampleProjectId} already holds evidence that is not sample data`);
+    }
+    const sql = 'INSERT INTO posture_samples (project_id, created_at, records) VALUES (?, ?, ?) ON CONFLICT (project_id) DO NOTHING';
+    // No row inserted: another instance registered it since our read; theirs is the sample.
+    if ((await tx.run(sql, [info.project_id, info.created_at, info.records])) === 0) return (await sampleOf(tx, sampleProjectId)) ?? null;
+    return null;
   });
-  if (registered !== null && registered !== undefined) return registered;
+  if (registered !== null) return registered;
   try {
     // Awaited although the chain append may still be synchronous: it moves onto the database with its domain.
     await appendEvidence(app, records);

@@ -8,10 +8,7 @@ import { AppError } from '../errors.ts';
  */
 export const domainsNotYetOnPostgres: readonly string[] = [
   'settings',
-  'anchors',
   'bundle build (reads the chain through SQLite)',
-  'posture samples',
-  'PII state',
   'SCIM users and groups',
   'SSO sessions',
   'SAML and OIDC login state',

@@ -34,8 +34,7 @@ describe.each(testBackends)('anchoring once per interval across instances on $na
     const { app } = t();
     const other = await t().second();
     await seedChain(app, 'p', 5);
-    const tickBoth = () =>
-      Promise.all(Array.from({ length: 8 }, (_, i) => anchorOnSchedule(i % 2 === 0 ? app : other, 'p', intervalMs)));
+    const tickBoth = () => Promise.all(Array.from({ length: 8 }, (_, i) => anchorOnSchedule(i % 2 === 0 ? app : other, 'p', intervalMs)));
     const before = tsa.requests();
 
     const first = await tickBoth();
@@ -64,7 +63,7 @@ describe.each(testBackends)('anchoring once per interval across instances on $na
     expect(tsa.requests()).toBe(before + 2);
   });
 
-  it("a claimer that died mid-call holds the project until its lease expires; then another instance anchors", async () => {
+  it('a claimer that died mid-call holds the project until its lease expires; then another instance anchors', async () => {
     at(0);
     const { app } = t();
     const survivor = await t().second();

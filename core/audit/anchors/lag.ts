@@ -18,7 +18,11 @@ export type AnchoringLag = {
 const recordedRow = z.object({ recorded_at: z.string() });
 
 /** The anchoring lag of a project's chain up to its head (which the caller has read), or null without records. */
-export const anchoringLag = async (app: App, projectId: string, head: { readonly head_seq: number } | undefined): Promise<AnchoringLag | null> => {
+export const anchoringLag = async (
+  app: App,
+  projectId: string,
+  head: { readonly head_seq: number } | undefined,
+): Promise<AnchoringLag | null> => {
   if (head === undefined) return null;
   const anchor = await latestAnchor(app.database, projectId);
   const anchoredSeq = anchor?.seq ?? 0;

@@ -20,12 +20,7 @@ export const latestAnchor = (db: Queryable, projectId: string): Promise<Anchor |
   db.one(anchorSchema, `SELECT ${columns} FROM audit_anchors WHERE project_id = ? ORDER BY seq DESC LIMIT 1`, [projectId]);
 
 /** Token bytes over the head: a TSA token when one is configured, else an Ed25519 checkpoint (weaker). */
-const tokenFor = async (
-  app: App,
-  projectId: string,
-  head: ChainHead,
-  now: string,
-): Promise<{ kind: AnchorKind; token: Buffer }> => {
+const tokenFor = async (app: App, projectId: string, head: ChainHead, now: string): Promise<{ kind: AnchorKind; token: Buffer }> => {
   if (app.settings.get().tsaUrl === '') {
     const key = await attestationKey(app);
     const jws = await signJws(key, Buffer.from(checkpointPayload(projectId, head.head_seq, head.head_hash, now)));
@@ -37,7 +32,7 @@ const tokenFor = async (
   } catch (error) {
     throw new AppError('UNAVAILABLE', `Anchoring ${projectId} failed: ${(error as Error).message}`, { cause: error });
   }
-}
+};
 
 /**
  * The anchor of `head`, timestamped (TSA) or signed (Ed25519) now. Calls the TSA: never inside a transaction.
@@ -45,7 +40,14 @@ const tokenFor = async (
  */
 export const makeAnchor = async (app: App, projectId: string, head: ChainHead, createdAt: string): Promise<Anchor> => {
   const { kind, token } = await tokenFor(app, projectId, head, createdAt);
-  return { project_id: projectId, seq: head.head_seq, head_hash: head.head_hash, kind, token: token.toString('base64'), created_at: createdAt };
+  return {
+    project_id: projectId,
+    seq: head.head_seq,
+    head_hash: head.head_hash,
+    kind,
+    token: token.toString('base64'),
+    created_at: createdAt,
+  };
 };
 
 /** Stores an anchor; false when one of the same (project, seq) was stored first (that one is kept). */
@@ -82,14 +84,22 @@ export const anchorHead = async (app: App, projectId: string): Promise<AnchorOut
 };
 
 /** Anchors of a project with fromSeq <= seq <= toSeq, in seq order, at most `limit`. */
-export const listAnchors = (app: App, projectId: string, fromSeq = 1, toSeq = Number.MAX_SAFE_INTEGER, limit = 1_000_000): Promise<Anchor[]> =>
-  app.database.all(anchorSchema, `SELECT ${columns} FROM audit_anchors WHERE project_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ?`, [
-    projectId,
-    fromSeq,
-    toSeq,
-    limit,
-  ]);
+export const listAnchors = (
+  app: App,
+  projectId: string,
+  fromSeq = 1,
+  toSeq = Number.MAX_SAFE_INTEGER,
+  limit = 1_000_000,
+): Promise<Anchor[]> =>
+  app.database.all(
+    anchorSchema,
+    `SELECT ${columns} FROM audit_anchors WHERE project_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ?`,
+    [projectId, fromSeq, toSeq, limit],
+  );
 
 /** The first anchor strictly after `seq`, if any. */
 export const firstAnchorAfter = (app: App, projectId: string, seq: number): Promise<Anchor | undefined> =>
-  app.database.one(anchorSchema, `SELECT ${columns} FROM audit_anchors WHERE project_id = ? AND seq > ? ORDER BY seq LIMIT 1`, [projectId, seq]);
+  app.database.one(anchorSchema, `SELECT ${columns} FROM audit_anchors WHERE project_id = ? AND seq > ? ORDER BY seq LIMIT 1`, [
+    projectId,
+    seq,
+  ]);

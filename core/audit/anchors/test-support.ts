@@ -11,9 +11,11 @@ import { GENESIS_HASH, hashWithCanonicalPayload, jcs } from '../chain.ts';
 export const seedChain = async (app: App, projectId: string, count: number): Promise<{ head_seq: number; head_hash: string }> => {
   const recordedAt = app.now().toISOString();
   return app.database.transaction(async (tx: Queryable) => {
-    const head = await tx.one(z.object({ head_seq: z.number(), head_hash: z.string() }), 'SELECT head_seq, head_hash FROM audit_chain_heads WHERE project_id = ?', [
-      projectId,
-    ]);
+    const head = await tx.one(
+      z.object({ head_seq: z.number(), head_hash: z.string() }),
+      'SELECT head_seq, head_hash FROM audit_chain_heads WHERE project_id = ?',
+      [projectId],
+    );
     let seq = head?.head_seq ?? 0;
     let prev = head?.head_hash ?? GENESIS_HASH;
     for (let i = 0; i < count; i += 1) {
