@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { type App, createApp } from '../app.ts';
 import { iterateEvidence } from '../audit/store.ts';
 import { AppError } from '../errors.ts';
@@ -184,20 +185,26 @@ describe.each(testBackends)('piiStatus on $name', (backend) => {
     await scanText(app, request);
     expect((await piiStatus(app)).last_scan_at).toBe('2026-11-21T12:00:00.000Z');
     const other = await t().second();
-    expect((await piiStatus(other)).last_scan_at).toBe('2026-11-21T12:00:00.000Z');
+    await vi.waitFor(async () => expect((await piiStatus(other)).last_scan_at).toBe('2026-11-21T12:00:00.000Z'));
   });
 
   it('last_scan_at only moves forward, whichever instance writes last', async () => {
     const { app } = t();
     const other = await t().second();
     const later = '2026-11-21T12:05:00.000Z';
-    await recordScanTime(app, later);
-    await recordScanTime(other, '2026-11-21T12:01:00.000Z'); // an instance whose batch committed after, with an older scan
-    expect(await lastScanAt(app)).toBe(later);
+    recordScanTime(app, later);
+    await vi.waitFor(async () => expect(await lastScanAt(other)).toBe(later));
+    recordScanTime(other, '2026-11-21T12:01:00.000Z'); // an instance whose batch committed after, with an older scan
+    const stored = z.object({ value: z.string() });
+    await vi.waitFor(async () =>
+      expect(await app.database.one(stored, "SELECT value FROM pii_state WHERE key = 'last_scan_at'")).toEqual({ value: later }),
+    );
+    expect([await lastScanAt(app), await lastScanAt(other)]).toEqual([later, later]);
     clock = new Date('2026-11-21T12:06:00.000Z');
     try {
       await scanText(other, request);
-      expect(await lastScanAt(app)).toBe('2026-11-21T12:06:00.000Z');
+      // Written within a second (this instance wrote one less than a second ago), then every instance sees it.
+      await vi.waitFor(async () => expect(await lastScanAt(app)).toBe('2026-11-21T12:06:00.000Z'), { timeout: 5_000 });
     } finally {
       clock = new Date('2026-11-21T12:00:00.000Z');
     }

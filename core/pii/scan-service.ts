@@ -148,9 +148,9 @@ type EvidenceQueue = { pending: PendingRecord[]; scheduled: boolean };
 
 /**
  * Writes every queued record in one append (one transaction, one fsync for all of them); a failed batch is
- * retried one by one. Then last_scan_at moves to the latest committed scan: a separate statement after the
- * evidence committed (the chain append takes its own transaction, serialised per project), so a crash between
- * the two can leave last_scan_at behind the evidence, never ahead of it.
+ * retried one by one. Then last_scan_at moves to the latest committed scan (status.ts): written after the
+ * evidence committed (the chain append takes its own transaction, serialised per project), so it can lag the
+ * evidence, never run ahead of it.
  */
 const flushEvidence = async (app: App, queue: EvidenceQueue): Promise<void> => {
   const batch = queue.pending;
@@ -182,12 +182,7 @@ const flushEvidence = async (app: App, queue: EvidenceQueue): Promise<void> => {
     .map((record) => record.at)
     .sort()
     .at(-1);
-  if (latest !== undefined) {
-    // The evidence is durable: a failure here is logged, not turned into a failed scan the caller would retry.
-    await recordScanTime(app, latest).catch((error: unknown) =>
-      app.log.warn({ reason: (error as Error).message }, 'storing the last PII scan time failed'),
-    );
-  }
+  if (latest !== undefined) void recordScanTime(app, latest);
   for (const record of batch) record.done(failed.get(record));
 };
 
