@@ -20,7 +20,7 @@ const valueRow = z.object({ value: z.string() });
 /** How often at most this instance writes last_scan_at: one extra commit per scan would cost SQLite a second fsync. */
 const persistEveryMs = 1_000;
 
-type ScanTime = { latest: string | null; written: string | null; writtenAt: number; timer: NodeJS.Timeout | null; close(): void };
+type ScanTime = { latest: string | null; written: string | null; writtenAt: number; timer: NodeJS.Timeout | null; close(): Promise<void> };
 
 /**
  * Writes this instance's latest scan time. Only ever moves forward: instances on one database, and writes that
@@ -49,10 +49,10 @@ const scanTime = (app: App): ScanTime =>
       written: null,
       writtenAt: Number.NEGATIVE_INFINITY,
       timer: null,
-      // On close, the pending time is written (SQLite runs the statement at once, before the connection closes).
+      // On close, the pending time is written (app.close() awaits it before the storage closes).
       close: () => {
         if (state.timer !== null) clearTimeout(state.timer);
-        void persist(app, state);
+        return persist(app, state);
       },
     };
     return state;

@@ -77,7 +77,7 @@ describe.each(testBackends)('anchor scheduler on $name', (backend) => {
     startAnchorScheduler(app);
     const before = tsa.requests();
     await seedChain(app, 'c', 6);
-    app.close(); // closes before the first tick (the batch delay is 600 ms)
+    await app.close(); // closes before the first tick (the batch delay is 600 ms)
     await sleep(1_500);
     expect(tsa.requests()).toBe(before);
 
