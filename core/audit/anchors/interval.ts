@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
+import type { Queryable } from '../../store/database.ts';
 import { type ChainHead, insertAnchor, latestAnchor, makeAnchor, readHead } from './store.ts';
 
 /**
@@ -49,10 +50,9 @@ export const claimAnchoring = (app: App, projectId: string, intervalMs: number):
   });
 };
 
-const release = (app: App, projectId: string, claimId: string) =>
-  app.database.serialized(`anchor:${projectId}`, (tx) =>
-    tx.run('DELETE FROM anchor_claims WHERE project_id = ? AND claim_id = ?', [projectId, claimId]),
-  );
+/** Ends our own claim only: after a lease expired, the row may be another instance's. */
+const releaseClaim = (tx: Queryable, projectId: string, claimId: string) =>
+  tx.run('DELETE FROM anchor_claims WHERE project_id = ? AND claim_id = ?', [projectId, claimId]);
 
 /**
  * The scheduler's attempt for one project: anchors the head unless it has not moved, the project was anchored
@@ -70,7 +70,7 @@ export const anchorOnSchedule = async (app: App, projectId: string, intervalMs: 
     const stored = await app.database.serialized(`anchor:${projectId}`, async (tx) => {
       // Stored even if the lease ran out meanwhile: a valid anchor of a real head is never thrown away.
       const inserted = await insertAnchor(tx, anchor);
-      await tx.run('DELETE FROM anchor_claims WHERE project_id = ? AND claim_id = ?', [projectId, claimed.claimId]);
+      await releaseClaim(tx, projectId, claimed.claimId);
       return inserted;
     });
     if (!stored) return { kind: 'current' };
@@ -78,7 +78,7 @@ export const anchorOnSchedule = async (app: App, projectId: string, intervalMs: 
     return { kind: 'anchored', seq: anchor.seq };
   } catch (error) {
     // Best effort: if even this fails (database down), the lease expires on its own.
-    await release(app, projectId, claimed.claimId).catch(() => undefined);
+    await app.database.serialized(`anchor:${projectId}`, (tx) => releaseClaim(tx, projectId, claimed.claimId)).catch(() => undefined);
     throw error;
   }
 };
