@@ -1,5 +1,5 @@
 import { type App, service } from '../app.ts';
-import { appendEvidence } from '../audit/store.ts';
+import { appendEvidenceAsync } from '../audit/store.ts';
 import type { EvidenceInput } from '../audit/types.ts';
 import { AppError } from '../errors.ts';
 import { defaultPiiEngine } from './default-engine.ts';
@@ -156,9 +156,8 @@ const flushEvidence = async (app: App, queue: EvidenceQueue): Promise<void> => {
   const batch = queue.pending;
   queue.pending = [];
   queue.scheduled = false;
-  // Awaited although the chain append may still be synchronous: it moves onto the database with its domain.
   const write = async (records: readonly PendingRecord[]): Promise<void> => {
-    await appendEvidence(
+    await appendEvidenceAsync(
       app,
       records.map((record) => record.input),
     );

@@ -26,7 +26,7 @@ describe.each(testBackends)('anchor routes on $name', (backend) => {
   it('POST anchors the head, GET lists anchors; both need an API key and a valid project id', async () => {
     t = await createTestServer({ app: apps().app });
     await seedChain(t.app, 'p', 2);
-    const made = await t.server.inject({ method: 'POST', url: '/v1/audit/anchors/p', headers: t.auth(t.keyFor('api')) });
+    const made = await t.server.inject({ method: 'POST', url: '/v1/audit/anchors/p', headers: t.auth(await t.newKey('api')) });
     expect(made.statusCode).toBe(200);
     expect(made.json()).toMatchObject({ created: true, anchor: { project_id: 'p', seq: 2, kind: 'ed25519' } });
     const other = await createTestServer({ app: await apps().second() });
@@ -37,7 +37,7 @@ describe.each(testBackends)('anchor routes on $name', (backend) => {
     } finally {
       await other.close(); // its server only: the app belongs to appPerTest
     }
-    const listed = await t.server.inject({ method: 'GET', url: '/v1/audit/anchors/p', headers: t.auth(t.keyFor('api')) });
+    const listed = await t.server.inject({ method: 'GET', url: '/v1/audit/anchors/p', headers: t.auth(await t.newKey('api')) });
     expect(listed.statusCode).toBe(200);
     const anchors = listed.json().anchors as unknown[];
     expect(anchors).toHaveLength(1);
