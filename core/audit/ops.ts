@@ -107,7 +107,7 @@ export const auditOps = {
     access: 'read',
     tier: 'api',
     handler: async (input, ctx) => ({
-      anchors: listAnchors(ctx.app, input.project_id, input.from_seq ?? 1, Number.MAX_SAFE_INTEGER, input.limit),
+      anchors: await listAnchors(ctx.app, input.project_id, input.from_seq ?? 1, Number.MAX_SAFE_INTEGER, input.limit),
     }),
     http: { method: 'GET', path: '/v1/audit/anchors/:project_id', errorField: 'error' },
   }),

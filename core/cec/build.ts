@@ -89,7 +89,7 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
     zip.addDeflated('chain_proof.json', async () => segment.chainProof);
     zip.add(
       'anchors.json',
-      single(() => jcs(bundleAnchors(app, params.projectId, segment.segment))),
+      single(async () => jcs(await bundleAnchors(app, params.projectId, segment.segment))),
       level,
     );
     zip.add(

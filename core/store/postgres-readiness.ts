@@ -8,10 +8,7 @@ import { AppError } from '../errors.ts';
  */
 export const domainsNotYetOnPostgres: readonly string[] = [
   'settings',
-  'anchors',
   'bundle build (reads the chain through SQLite)',
-  'posture samples',
-  'PII state',
 ];
 
 /** Throws the one-line start-up refusal when SVC_DATABASE_URL is set while domains remain SQLite-only. */
