@@ -48,7 +48,7 @@ export const svcOps = {
       for (const [name, value] of Object.entries(input.secrets)) {
         if (value !== undefined) ctx.app.settings.setSecret(name as (typeof secretNames)[number], value);
       }
-      return describedSettings(ctx.app.settings.update(input.values));
+      return describedSettings(await ctx.app.settings.update(input.values));
     },
   }),
 } as const;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { AppError } from '../errors.ts';
 import type { Database, Queryable, SqlParams } from './database.ts';
+import { listenPostgres } from './postgres-listen.ts';
 import { numberedPlaceholders } from './sql-text.ts';
 
 /** pg's default leaves BIGINT (count(*), seq) and NUMERIC (sum()) as strings; the domains expect numbers, as SQLite gives. */
@@ -87,6 +88,7 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
     ...queryable(pool),
     transaction: (work) => inTransaction(null, work),
     serialized: (key, work) => inTransaction(key, work),
+    listen: (channel, onNotify) => listenPostgres(pool.options, channel, onNotify),
     close: () => pool.end(),
   };
 };

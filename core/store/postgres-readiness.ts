@@ -7,7 +7,6 @@ import { AppError } from '../errors.ts';
  * SQLite file, which several instances cannot share: refusing is the honest answer.
  */
 export const domainsNotYetOnPostgres: readonly string[] = [
-  'settings',
   'evidence chain and anchors',
   'posture samples',
   'PII state',

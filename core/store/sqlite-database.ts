@@ -95,6 +95,8 @@ const wrap = (db: Db): Database => {
     transaction,
     // One writer at a time per file, across processes too: BEGIN IMMEDIATE already serialises every writer.
     serialized: (_key, work) => transaction(work),
+    // Every writer of this file is in this process (the desktop app or one `svc serve`): nothing to hear.
+    listen: async () => ({ close: async () => {} }),
     // The connection belongs to the app (app.close() closes it).
     close: async () => {},
   };

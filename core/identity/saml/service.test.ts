@@ -26,9 +26,9 @@ afterEach(() => {
   server = undefined;
 });
 
-const configuredApp = (metadata: { xml?: string; url?: string } = { xml: idpMetadataXml([idp.cert]) }): App => {
+const configuredApp = async (metadata: { xml?: string; url?: string } = { xml: idpMetadataXml([idp.cert]) }): Promise<App> => {
   app = createApp({ dataDir: ':memory:' });
-  app.settings.update({ samlIdpMetadataXml: metadata.xml ?? '', samlIdpMetadataUrl: metadata.url ?? '' });
+  await app.settings.update({ samlIdpMetadataXml: metadata.xml ?? '', samlIdpMetadataUrl: metadata.url ?? '' });
   // Most responses here are unsolicited (spec saml_acs with a bare response): IdP-initiated login is an opt-in.
   setSamlConfig(app, { spBaseUrl: 'https://sp.example.test', allowIdpInitiated: true });
   return app;
@@ -40,7 +40,7 @@ const xmllint = xmllintMetadata;
 
 describe('SP metadata', () => {
   it('is valid against the OASIS SAML 2.0 metadata schema (xmllint), with and without a signing certificate', async () => {
-    configuredApp();
+    await configuredApp();
     const plain = samlMetadata(app);
     expect(plain).toContain('entityID="https://sp.example.test/saml/metadata"');
     expect(plain).toContain('Location="https://sp.example.test/saml/acs"');
@@ -48,7 +48,7 @@ describe('SP metadata', () => {
     expect(plain).toContain('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent');
     await expect(xmllint(plain)).resolves.toBeUndefined();
     setSamlConfig(app, { spSigningCertPem: idp.cert });
-    app.settings.update({ samlSpEntityId: 'urn:example:workbench' });
+    await app.settings.update({ samlSpEntityId: 'urn:example:workbench' });
     const withCert = samlMetadata(app);
     expect(withCert).toContain('<md:KeyDescriptor use="signing">');
     expect(withCert).toContain('entityID="urn:example:workbench"');
@@ -67,7 +67,7 @@ describe('SP metadata', () => {
 
 describe('samlAcs', () => {
   it('validates against the IdP metadata, starts an SSO session keyed by SessionIndex and issues a session JWT', async () => {
-    configuredApp();
+    await configuredApp();
     const result = await samlAcs(app, signed());
     expect(result).toMatchObject({ subject: 'alice@example.org', email: 'alice@example.org' });
     const actor = await verifySessionJwt(app, result.session_jwt);
@@ -79,14 +79,14 @@ describe('samlAcs', () => {
   });
 
   it('uses the configured session tier', async () => {
-    configuredApp();
+    await configuredApp();
     setSamlConfig(app, { sessionTier: 'api' });
     const actor = await verifySessionJwt(app, (await samlAcs(app, signed())).session_jwt);
     expect(actor.tier).toBe('api');
   });
 
   it('raises SFIdentityError naming the check for a bad response', async () => {
-    configuredApp();
+    await configuredApp();
     const error = await samlAcs(app, signed({ audience: 'https://other.example' })).catch((e: unknown) => e);
     expect(failedCheckOf(error)).toBe('audience');
   });
@@ -107,17 +107,17 @@ describe('samlAcs', () => {
     });
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/metadata`;
-    configuredApp({ url });
+    await configuredApp({ url });
     await samlAcs(app, signed());
     await samlAcs(app, signed({ assertionId: '_assert2' }));
     expect(hits).toBe(1);
 
-    configuredApp({ url });
+    await configuredApp({ url });
     body = `<x>${'a'.repeat(5000)}</x>`;
     setSamlConfig(app, { metadataMaxBytes: 4096 });
     expect(((await samlAcs(app, signed()).catch((e: unknown) => e)) as Error).message).toMatch(/larger than 4096/);
 
-    configuredApp({ url });
+    await configuredApp({ url });
     delayMs = 500;
     setSamlConfig(app, { metadataTimeoutMs: 100 });
     expect(((await samlAcs(app, signed()).catch((e: unknown) => e)) as Error).message).toMatch(/timed out/);
@@ -126,7 +126,7 @@ describe('samlAcs', () => {
 
 describe('SP-initiated login and the test tool', () => {
   it('sends an AuthnRequest by redirect and accepts the answer to it once', async () => {
-    configuredApp();
+    await configuredApp();
     const { url, request_id } = await samlLoginRedirect(app, { relayState: '/settings' });
     const redirect = new URL(url);
     expect(redirect.origin + redirect.pathname).toBe('https://idp.example.test/sso');
@@ -141,7 +141,7 @@ describe('SP-initiated login and the test tool', () => {
 
   it('refuses unsolicited responses unless IdP-initiated login is enabled (off by default)', async () => {
     app = createApp({ dataDir: ':memory:' });
-    app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
+    await app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
     setSamlConfig(app, { spBaseUrl: 'https://sp.example.test' });
     const refused = await samlAcs(app, signed()).catch((e: unknown) => e);
     expect(failedCheckOf(refused)).toBe('in_response_to');
@@ -153,14 +153,14 @@ describe('SP-initiated login and the test tool', () => {
   });
 
   it('never completes through the API a login a browser started (only that browser may, at /saml/complete)', async () => {
-    configuredApp();
+    await configuredApp();
     const { request_id } = await samlLoginRedirect(app, { browserBinding: 'a'.repeat(64) });
     const refused = await samlAcs(app, signed({ inResponseTo: request_id })).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'UNAUTHENTICATED', detail: { check: 'browser' } });
   });
 
   it('signs the AuthnRequest redirect when configured, and says so in the metadata', async () => {
-    configuredApp();
+    await configuredApp();
     const sp = makeTestIdp('sp');
     setSamlConfig(app, { authnRequestsSigned: true, spSigningCertPem: sp.cert });
     await expect(samlLoginRedirect(app)).rejects.toThrow(/no SP signing key/);
@@ -175,7 +175,7 @@ describe('SP-initiated login and the test tool', () => {
   });
 
   it('reports which check failed without consuming anything', async () => {
-    configuredApp();
+    await configuredApp();
     expect(await samlTestResponse(app, signed({ recipient: 'https://evil.example/acs' }))).toMatchObject({
       ok: false,
       check: 'recipient',
