@@ -67,6 +67,12 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
       throw translateError(error);
     }
     let broken: Error | undefined;
+    // A checked-out client has no listener of the pool's: a connection lost mid-transaction would be emitted as
+    // an unhandled 'error' and end the process. The failing query rejects on its own; this only keeps it quiet.
+    const lost = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', lost);
     try {
       // READ COMMITTED (the default) on purpose: each statement after the lock sees the previous holder's commit;
       // REPEATABLE READ would keep the snapshot taken before waiting for the lock.
@@ -81,6 +87,7 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
       });
       throw translateError(error);
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   };
