@@ -45,6 +45,8 @@ describe.skipIf(postgresUnavailable !== undefined)('a PostgreSQL outage seen ove
     const update = (values: Record<string, string>) =>
       t.server.inject({ method: 'POST', url: '/api/ops/settings.update', headers: t.auth(), payload: { values } });
 
+    const ready = () => t.server.inject({ method: 'GET', url: '/v1/svc/ready' });
+    expect((await ready()).json()).toEqual({ status: 'ok', database: 'postgres' });
     const acknowledged = await update({ chatModel: 'before-the-outage' });
     expect(acknowledged.statusCode).toBe(200);
 
@@ -61,13 +63,18 @@ describe.skipIf(postgresUnavailable !== undefined)('a PostgreSQL outage seen ove
     const refused = await update({ piiAction: 'block' });
     expect(refused.statusCode).toBe(503);
     expect(refused.json()).toMatchObject(unavailable);
+    // The readiness route tells the load balancer to send traffic elsewhere.
+    const notReady = await ready();
+    expect(notReady.statusCode).toBe(503);
+    expect(JSON.stringify(notReady.json())).toContain('The database is unavailable');
     // Reads served from memory still answer.
     const read = await t.server.inject({ method: 'POST', url: '/api/ops/settings.get', headers: t.auth(), payload: {} });
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ ok: true, value: { values: { chatModel: 'before-the-outage' } } });
 
     relay.restore();
-    await expect.poll(async () => (await update({ piiAction: 'flag' })).statusCode, eventually).toBe(200);
+    await expect.poll(async () => (await ready()).statusCode, eventually).toBe(200);
+    expect((await update({ piiAction: 'flag' })).statusCode).toBe(200);
 
     // What the database holds, read past the relay: the acknowledged change and the one after recovery only.
     const check = postgresDatabase(await connectPostgres(direct, { source: 'test database', max: 1 }));
@@ -78,5 +85,15 @@ describe.skipIf(postgresUnavailable !== undefined)('a PostgreSQL outage seen ove
       { key: 'piiAction', value: '"flag"' },
     ]);
     expect(app.settings.get()).toMatchObject({ chatModel: 'before-the-outage', piiAction: 'flag' });
+  });
+});
+
+describe('readiness on SQLite', () => {
+  it('answers 200 without a credential, naming the back end', async () => {
+    const t = await createTestServer();
+    cleanup.push(() => t.close());
+    const response = await t.server.inject({ method: 'GET', url: '/v1/svc/ready' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', database: 'sqlite' });
   });
 });
