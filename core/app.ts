@@ -212,6 +212,20 @@ export const openDatabaseApp = async (options: OpenAppOptions, database: Databas
 };
 
 /**
+ * @deprecated Use openDatabaseApp. The synchronous form of the first openApp commit, kept so callers written
+ * against it still build: no LISTEN, and the settings start as none stored (right for a fresh test database)
+ * until `await app.settings.reload()`.
+ */
+export const databaseApp = (options: OpenAppOptions, database: Database, closeDatabase: boolean): App => {
+  securedDataDir(options);
+  const close = async (servicesClosed: Promise<void>): Promise<void> => {
+    await servicesClosed;
+    if (closeDatabase) await database.close();
+  };
+  return assemble(options, options.env ?? process.env, { db: undefined, database, close }, {});
+};
+
+/**
  * The composition root of every production entry point (`svc serve`, the desktop app, the CLI commands, the SDK's
  * default app, the bundle build worker). Without SVC_DATABASE_URL: the SQLite file in the data dir, as
  * `createApp`. With it: refused (one line, exit 2) while domains remain SQLite-only; then a checked pool,
