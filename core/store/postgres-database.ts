@@ -144,6 +144,9 @@ export const connectPostgres = async (url: string, options: PostgresOptions): Pr
     connectionString: url,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    // Idle connections do not hold the process open: a start-up that fails after connecting still exits (the
+    // HTTP listener is what keeps a server running).
+    allowExitOnIdle: true,
     types,
   });
   // An idle connection that the server drops must not crash the process; the next query reports it.

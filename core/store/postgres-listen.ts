@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import pg from 'pg';
 import type { Listening } from './database.ts';
 
@@ -30,7 +31,8 @@ export const listenPostgres = async (
   let pauseMs = firstRetryMs;
 
   const connect = async (): Promise<void> => {
-    const next = new pg.Client(config);
+    const socket = new Socket();
+    const next = new pg.Client({ ...config, stream: () => socket });
     // Errors after connecting arrive here (and as 'end'); without a listener they would crash the process.
     next.on('error', () => undefined);
     next.on('end', () => {
@@ -53,6 +55,9 @@ export const listenPostgres = async (
       await next.end().catch(() => undefined);
       return;
     }
+    // Unreferenced once listening: this connection alone must not keep a process alive that has nothing else to
+    // do (a start-up that failed after openApp, a CLI command that returned without closing its app).
+    socket.unref();
     client = next;
   };
 
