@@ -242,13 +242,14 @@ export const openApp = async (options: OpenAppOptions): Promise<App> => {
 
 /** openApp's PostgreSQL half, without the readiness check (tested directly until every domain has moved). */
 export const openPostgresApp = async (databaseUrl: string, options: OpenAppOptions): Promise<App> => {
+  const env = options.env ?? process.env;
   // Loaded only here: the SQLite app (desktop, CLI start-up) never pays for the pg driver.
   const [{ connectPostgres, postgresDatabase }, { migratePostgres }, { postgresMigrations }] = await Promise.all([
     import('./store/postgres-database.ts'),
     import('./store/postgres-migrate.ts'),
     import('./migrations.ts'),
   ]);
-  const pool = await connectPostgres(databaseUrl, { source: envOnlySettings.databaseUrl.env });
+  const pool = await connectPostgres(databaseUrl, { source: envOnlySettings.databaseUrl.env, max: envSetting(env, 'databasePoolSize') });
   try {
     await migratePostgres(pool, postgresMigrations());
   } catch (error) {
