@@ -268,7 +268,7 @@ export const envOnlySettings = {
     env: 'SVC_DATABASE_POOL_SIZE',
     schema: z.coerce.number().int().min(2).max(200),
     default: 10,
-    doc: 'connections each `svc serve` instance keeps to PostgreSQL at most (plus one that listens for settings changes); instances x this must stay below the server\'s `max_connections`',
+    doc: "connections each `svc serve` instance keeps to PostgreSQL at most (plus one that listens for settings changes); instances x this must stay below the server's `max_connections`",
   },
   dpaFontDir: {
     env: 'SVC_DPA_FONT_DIR',
