@@ -52,5 +52,14 @@ export type Database = Queryable & {
    * connection only: there the view shares it (tests).
    */
   snapshot(): Promise<ReadSnapshot>;
+  /**
+   * Calls `onNotify` whenever any instance on this database sends `NOTIFY <channel>` (PostgreSQL: a dedicated
+   * connection LISTENs, reconnects when lost and then calls `onNotify` too, since what it missed is unknown).
+   * SQLite: one process owns the file, so there is nobody else to hear from; nothing is ever called.
+   * Resolves once listening; the result stops it.
+   */
+  listen(channel: string, onNotify: () => void): Promise<Listening>;
   close(): Promise<void>;
 };
+
+export type Listening = { close(): Promise<void> };

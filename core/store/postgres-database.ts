@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { AppError } from '../errors.ts';
 import type { Database, Queryable, SqlParams } from './database.ts';
+import { listenPostgres } from './postgres-listen.ts';
 import { numberedPlaceholders } from './sql-text.ts';
 
 /** pg's default leaves BIGINT (count(*), seq) and NUMERIC (sum()) as strings; the domains expect numbers, as SQLite gives. */
@@ -66,6 +67,12 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
       throw translateError(error);
     }
     let broken: Error | undefined;
+    // A checked-out client has no listener of the pool's: a connection lost mid-transaction would be emitted as
+    // an unhandled 'error' and end the process. The failing query rejects on its own; this only keeps it quiet.
+    const lost = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', lost);
     try {
       // READ COMMITTED (the default) on purpose: each statement after the lock sees the previous holder's commit;
       // REPEATABLE READ would keep the snapshot taken before waiting for the lock.
@@ -80,6 +87,7 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
       });
       throw translateError(error);
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   };
@@ -116,6 +124,7 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
         },
       };
     },
+    listen: (channel, onNotify) => listenPostgres(pool.options, channel, onNotify),
     close: () => pool.end(),
   };
 };
@@ -164,6 +173,9 @@ export const connectPostgres = async (url: string, options: PostgresOptions): Pr
     connectionString: url,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    // Idle connections do not hold the process open: a start-up that fails after connecting still exits (the
+    // HTTP listener is what keeps a server running).
+    allowExitOnIdle: true,
     types,
   });
   // An idle connection that the server drops must not crash the process; the next query reports it.

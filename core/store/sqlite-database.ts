@@ -121,6 +121,8 @@ const wrap = (db: Db): Database => {
     // One writer at a time per file, across processes too: BEGIN IMMEDIATE already serialises every writer.
     serialized: (_key, work) => transaction(work),
     snapshot: () => whenIdle(() => snapshotOf(db, result)),
+    // Every writer of this file is in this process (the desktop app or one `svc serve`): nothing to hear.
+    listen: async () => ({ close: async () => {} }),
     // The connection belongs to the app (app.close() closes it).
     close: async () => {},
   };

@@ -19,7 +19,7 @@ afterEach(() => t?.close());
 const start = async (options: { allowIdpInitiated?: boolean } = {}) => {
   clock = Date.now();
   t = await createTestServer({ now: () => new Date(clock) });
-  t.app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
+  await t.app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
   await setSamlConfig(t.app, { spBaseUrl: 'http://localhost:80', ...options });
   return t;
 };

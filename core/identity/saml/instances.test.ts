@@ -38,7 +38,7 @@ describe.each(testBackends)('SAML and OIDC login state across instances on $name
   const twoInstances = async (): Promise<[App, App]> => {
     const first = t().app;
     const second = await t().second();
-    for (const app of [first, second]) app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
+    for (const app of [first, second]) await app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
     await setSamlConfig(first, { spBaseUrl: 'https://sp.example.test', allowIdpInitiated: true });
     return [first, second];
   };

@@ -37,7 +37,7 @@ const signedMetadata = (certs: readonly string[], signer: TestIdp = federation) 
 describe('SP metadata says what the configuration enforces', () => {
   it('advertises the encryption certificate once the matching decryption key is set, and stays schema-valid', async () => {
     await newApp();
-    app.settings.update({ samlSpEncryptionCert: sp.cert });
+    await app.settings.update({ samlSpEncryptionCert: sp.cert });
     expect(await samlMetadata(app)).not.toContain('use="encryption"'); // no key yet: IdPs must not encrypt to it
     app.settings.setSecret('samlSpDecryptionKey', idp.key);
     expect(await samlMetadata(app)).not.toContain('use="encryption"'); // a key that does not belong to the certificate
@@ -69,7 +69,7 @@ describe('SP metadata says what the configuration enforces', () => {
 
   it('reports the encryption state to the admin screen without the key', async () => {
     await newApp();
-    app.settings.update({ samlSpEncryptionCert: sp.cert });
+    await app.settings.update({ samlSpEncryptionCert: sp.cert });
     app.settings.setSecret('samlSpDecryptionKey', sp.key);
     const described = (await call('identity.samlGetConfig', {})) as { sp: { encryption: unknown } };
     expect(described.sp.encryption).toEqual({ advertised: true, problem: null });
@@ -80,7 +80,7 @@ describe('SP metadata says what the configuration enforces', () => {
 describe('IdP metadata', () => {
   it('trusts every signing certificate listed (key rollover) as one set', async () => {
     await newApp();
-    app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert, rolledIdp.cert]) });
+    await app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert, rolledIdp.cert]) });
     for (const signer of [idp, rolledIdp]) {
       const response = toBase64(
         signElement(buildResponse(new Date(), { assertionId: `_a-${signer === idp ? 1 : 2}` }), `_a-${signer === idp ? 1 : 2}`, signer),
@@ -106,14 +106,14 @@ describe('IdP metadata', () => {
 
   it('refuses to store, and to use, metadata that fails the configured signature check', async () => {
     await newApp();
-    app.settings.update({ samlIdpMetadataSigningCert: federation.cert });
+    await app.settings.update({ samlIdpMetadataSigningCert: federation.cert });
     await expect(call('identity.samlSetConfig', { idp_metadata_xml: idpMetadataXml([idp.cert]) })).rejects.toThrow(/not signed/);
     const stored = await call('identity.samlSetConfig', { idp_metadata_xml: signedMetadata([idp.cert]) });
     expect(stored).toMatchObject({ idp: { trusted_cert_count: 1, error: null } });
     const response = toBase64(signElement(buildResponse(new Date()), '_assert1', idp));
     expect(await samlTestResponse(app, response)).toMatchObject({ ok: true });
     // Stored metadata that no longer verifies (the signing certificate changed) is reported, not used.
-    app.settings.update({ samlIdpMetadataSigningCert: idp.cert });
+    await app.settings.update({ samlIdpMetadataSigningCert: idp.cert });
     expect(await call('identity.samlGetConfig', {})).toMatchObject({
       idp: { trusted_cert_count: 0, error: expect.stringMatching(/signature/) },
     });
@@ -124,7 +124,7 @@ describe('IdP metadata', () => {
 describe('SAML test tool with an encrypted assertion', () => {
   it('decrypts with the configured key and names the decryption step; says why when it cannot', async () => {
     await newApp();
-    app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
+    await app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
     const encrypted = toBase64(
       await encryptAssertionIn(signElement(buildResponse(new Date()), '_assert1', idp), sp, {
         content: XENC.aes256gcm,
@@ -132,7 +132,7 @@ describe('SAML test tool with an encrypted assertion', () => {
       }),
     );
     expect(await samlTestResponse(app, encrypted)).toMatchObject({ ok: false, check: 'decryption' });
-    app.settings.update({ samlSpEncryptionCert: sp.cert });
+    await app.settings.update({ samlSpEncryptionCert: sp.cert });
     app.settings.setSecret('samlSpDecryptionKey', sp.key);
     expect(await samlTestResponse(app, encrypted)).toEqual({
       ok: true,

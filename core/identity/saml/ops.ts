@@ -84,7 +84,7 @@ export const samlOps = {
           app.settings.get().samlIdpMetadataSigningCert,
         );
       }
-      app.settings.update({
+      await app.settings.update({
         ...(input.idp_metadata_url === undefined ? {} : { samlIdpMetadataUrl: input.idp_metadata_url }),
         ...(input.idp_metadata_xml === undefined ? {} : { samlIdpMetadataXml: input.idp_metadata_xml }),
         ...(input.sp_entity_id === undefined ? {} : { samlSpEntityId: input.sp_entity_id }),

@@ -35,7 +35,7 @@ describe.each(testBackends)('SAML service on $name', (backend) => {
   const t = appPerTest(backend);
   const configuredApp = async (metadata: { xml?: string; url?: string } = { xml: idpMetadataXml([idp.cert]) }): Promise<App> => {
     app = t().app;
-    app.settings.update({ samlIdpMetadataXml: metadata.xml ?? '', samlIdpMetadataUrl: metadata.url ?? '' });
+    await app.settings.update({ samlIdpMetadataXml: metadata.xml ?? '', samlIdpMetadataUrl: metadata.url ?? '' });
     // Most responses here are unsolicited (spec saml_acs with a bare response): IdP-initiated login is an opt-in.
     await setSamlConfig(app, { spBaseUrl: 'https://sp.example.test', allowIdpInitiated: true });
     return app;
@@ -51,7 +51,7 @@ describe.each(testBackends)('SAML service on $name', (backend) => {
       expect(plain).toContain('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent');
       await expect(xmllint(plain)).resolves.toBeUndefined();
       await setSamlConfig(app, { spSigningCertPem: idp.cert });
-      app.settings.update({ samlSpEntityId: 'urn:example:workbench' });
+      await app.settings.update({ samlSpEntityId: 'urn:example:workbench' });
       const withCert = await samlMetadata(app);
       expect(withCert).toContain('<md:KeyDescriptor use="signing">');
       expect(withCert).toContain('entityID="urn:example:workbench"');
@@ -147,7 +147,7 @@ describe.each(testBackends)('SAML service on $name', (backend) => {
 
     it('refuses unsolicited responses unless IdP-initiated login is enabled (off by default)', async () => {
       app = t().app;
-      app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
+      await app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
       await setSamlConfig(app, { spBaseUrl: 'https://sp.example.test' });
       const refused = await samlAcs(app, signed()).catch((e: unknown) => e);
       expect(failedCheckOf(refused)).toBe('in_response_to');
