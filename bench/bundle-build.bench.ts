@@ -59,7 +59,7 @@ const measure = async (total: number): Promise<void> => {
   try {
     const seedStart = performance.now();
     const app = createApp({ dataDir: dir, env });
-    seedExamples(app, projectId, total);
+    await seedExamples(app, projectId, total);
     app.close();
     printRow(
       `bundle-build: seeded ${total} records (load average ${loadavg()[0]?.toFixed(1)})`,

@@ -64,7 +64,7 @@ const build = async (dir: string, total: number): Promise<string> => {
   if (cached !== null && existsSync(cached)) return cached;
   const app = createApp({ dataDir: join(dir, 'data'), env: { SVC_SIGNING_KEY: key } });
   try {
-    seedExamples(app, 'bench', total);
+    await seedExamples(app, 'bench', total);
     const built = await new SFCECClient({ app }).buildBundle('bench', exampleRange, undefined, { outputDir: join(dir, 'out') });
     if (cached === null) return built.zip_path;
     mkdirSync(join(cached, '..'), { recursive: true });

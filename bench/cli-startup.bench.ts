@@ -87,7 +87,7 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-bench-startup-'));
 try {
   const records = Number(process.env.BENCH_RECORDS ?? 600);
   const app = createApp({ dataDir: dir, env: { SVC_SIGNING_KEY: key } });
-  seedExamples(app, 'bench', records);
+  await seedExamples(app, 'bench', records);
   const zip = (await new SFCECClient({ app }).buildBundle('bench', exampleRange, undefined, { outputDir: join(dir, 'out') })).zip_path;
   app.close();
 

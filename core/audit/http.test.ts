@@ -16,7 +16,7 @@ describe.each(testBackends)('audit REST routes on $name', (backend) => {
     const ok = await t.server.inject({
       method: 'POST',
       url: '/v1/audit/records',
-      headers: t.auth(t.keyFor('api')),
+      headers: t.auth(await t.newKey('api')),
       payload: [exampleEvidence(0, 'p'), exampleEvidence(1, 'p')],
     });
     expect(ok.statusCode).toBe(201);
@@ -65,7 +65,7 @@ describe.each(testBackends)('audit REST routes on $name', (backend) => {
     const free = await t.server.inject({
       method: 'POST',
       url: '/v1/audit/records',
-      headers: t.auth(t.keyFor('free')),
+      headers: t.auth(await t.newKey('free')),
       payload: [exampleEvidence(0, 'p')],
     });
     expect(free.statusCode).toBe(403);

@@ -22,13 +22,13 @@ beforeAll(async () => {
   fixture = tempApp({ SVC_TSA_URL: tsa.url });
   client = new SFCECClient({ app: fixture.app });
   // Three anchors: after day 1 (seq 6), after days 2-3 (seq 18), after day 4 (seq 24); day 5 stays unanchored.
-  seedDays(fixture.app, 'p', ['2026-03-01']);
+  await seedDays(fixture.app, 'p', ['2026-03-01']);
   await anchorHead(fixture.app, 'p');
-  seedDays(fixture.app, 'p', ['2026-03-02', '2026-03-03']);
+  await seedDays(fixture.app, 'p', ['2026-03-02', '2026-03-03']);
   await anchorHead(fixture.app, 'p');
-  seedDays(fixture.app, 'p', ['2026-03-04']);
+  await seedDays(fixture.app, 'p', ['2026-03-04']);
   await anchorHead(fixture.app, 'p');
-  seedDays(fixture.app, 'p', ['2026-03-05']);
+  await seedDays(fixture.app, 'p', ['2026-03-05']);
 });
 afterAll(async () => {
   fixture.cleanup();
@@ -79,7 +79,7 @@ describe('chain anchors (openssl ts as the TSA)', () => {
   });
 
   it('reports records with no anchor after them', async () => {
-    seedDays(fixture.app, 'p', ['2026-03-06']);
+    await seedDays(fixture.app, 'p', ['2026-03-06']);
     const zip = (await client.buildBundle('p', ['2026-03-05', '2026-03-06'])).zip_path;
     const result = await verify(fixture.app, zip, caPem);
     expect(result.overall_valid).toBe(true);
@@ -102,9 +102,9 @@ describe('chain anchors (openssl ts as the TSA)', () => {
     const insider = tempApp({ SVC_TSA_URL: tsa.url });
     try {
       const insiderClient = new SFCECClient({ app: insider.app });
-      seedDays(insider.app, 'q', ['2026-04-01', '2026-04-02']);
+      await seedDays(insider.app, 'q', ['2026-04-01', '2026-04-02']);
       await anchorHead(insider.app, 'q'); // seq 12
-      seedDays(insider.app, 'q', ['2026-04-03']);
+      await seedDays(insider.app, 'q', ['2026-04-03']);
       const genuine = (await insiderClient.buildBundle('q', ['2026-04-01', '2026-04-03'])).zip_path;
       expect((await verify(insider.app, genuine, caPem)).overall_valid).toBe(true);
 
@@ -134,7 +134,7 @@ describe('Ed25519 checkpoints (no TSA configured)', () => {
     const local = tempApp();
     try {
       const localClient = new SFCECClient({ app: local.app });
-      seedDays(local.app, 'e', ['2026-05-01']);
+      await seedDays(local.app, 'e', ['2026-05-01']);
       const outcome = await anchorHead(local.app, 'e');
       expect(outcome.anchor?.kind).toBe('ed25519');
       const zip = (await localClient.buildBundle('e', ['2026-05-01', '2026-05-01'])).zip_path;

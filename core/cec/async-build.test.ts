@@ -16,7 +16,7 @@ describe.each(testBackends)('buildBundleAsync on $name', (backend) => {
   it("the worker writes the bundle on the app's database: another instance lists it and reissues its URL", async () => {
     const { app } = t();
     const second = await t().second();
-    seedDays(app, 'shared', ['2026-05-01', '2026-05-02']);
+    await seedDays(app, 'shared', ['2026-05-01', '2026-05-02']);
     // Set on the other instance: the worker's clause map can only see it through the shared database.
     await invoke(
       'frameworks.setCadence',
@@ -59,7 +59,7 @@ describe('buildBundleAsync', () => {
     const { app, cleanup } = tempApp();
     try {
       const days = Array.from({ length: 20 }, (_, i) => `2026-05-${String(i + 1).padStart(2, '0')}`);
-      seedDays(app, 'big', days, 250); // 30,000 records
+      await seedDays(app, 'big', days, 250); // 30,000 records
       const client = new SFCECClient({ app });
       // The first build starts the app's long-lived worker (TypeScript start-up, paid once per app).
       await client.buildBundleAsync('big', ['2026-05-01', '2026-05-01']);

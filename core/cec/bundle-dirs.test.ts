@@ -9,8 +9,8 @@ const fixture = tempApp();
 let t: TestServer;
 beforeAll(async () => {
   t = await createTestServer({ app: fixture.app });
-  seedDays(fixture.app, 'proj_x', ['2026-06-01']);
-  seedDays(fixture.app, 'proj:x', ['2026-06-02']);
+  await seedDays(fixture.app, 'proj_x', ['2026-06-01']);
+  await seedDays(fixture.app, 'proj:x', ['2026-06-02']);
 });
 afterAll(async () => {
   await t.close();

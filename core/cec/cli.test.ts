@@ -21,7 +21,7 @@ let tampered = '';
 let pem = '';
 
 beforeAll(async () => {
-  seedDays(fixture.app, 'cli', ['2026-02-01', '2026-02-02']);
+  await seedDays(fixture.app, 'cli', ['2026-02-01', '2026-02-02']);
   zip = (await new SFCECClient({ app: fixture.app }).buildBundle('cli', ['2026-02-01', '2026-02-02'])).zip_path;
   const entries = await readAllEntries(zip);
   entries.set('bias_reports/records.ndjson', Buffer.from(''));

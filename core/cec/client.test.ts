@@ -20,7 +20,7 @@ describe.each(testBackends)('SFCECClient build and registry on $name', (backend)
   const setup = () => ({ ...t(), client: new SFCECClient({ app: t().app }) });
   it('builds a bundle with the spec name and fields, registers it, and verifies it', async () => {
     const { app, client } = setup();
-    seedDays(app, 'credit:model', ['2026-01-01', '2026-01-02', '2026-01-03', '2026-01-04']);
+    await seedDays(app, 'credit:model', ['2026-01-01', '2026-01-02', '2026-01-03', '2026-01-04']);
     const result = await client.buildBundle('credit:model', ['2026-01-02', '2026-01-03'], ['soc2', 'EU AI Act']);
     expect(result.bundle_id).toMatch(/^cec-[0-9A-Z]{26}$/);
     expect(result.zip_path.endsWith('svc_cec_credit_model_2026-01-02_2026-01-03.zip')).toBe(true);
@@ -61,7 +61,7 @@ describe.each(testBackends)('SFCECClient build and registry on $name', (backend)
   it('status counts bundles, survives a restart, and reports null for local storage (s3: storage/s3.test.ts)', async () => {
     const { app, dir, client } = setup();
     expect(await client.getStatus()).toMatchObject({ byos_provider: null, bundle_count: 0, last_bundle_at: null });
-    seedDays(app, 'p', ['2026-03-01']);
+    await seedDays(app, 'p', ['2026-03-01']);
     const built = await client.buildBundle('p', ['2026-03-01', '2026-03-01']);
     const status = await client.getStatus();
     expect(status).toMatchObject({ bundle_count: 1, last_bundle_at: built.generated_at });
@@ -112,7 +112,7 @@ describe.each(testBackends)('SFCECClient build and registry on $name', (backend)
 
   it('a failed build leaves nothing behind and raises SFCECBuildError', async () => {
     const { app, client } = setup();
-    seedDays(app, 'p', ['2026-03-01']);
+    await seedDays(app, 'p', ['2026-03-01']);
     await app.settings.update({ tsaUrl: 'http://127.0.0.1:9/tsa' });
     const outputDir = join(app.dataDir as string, 'out');
     await expect(client.buildBundle('p', ['2026-03-01', '2026-03-01'], undefined, { outputDir })).rejects.toBeInstanceOf(SFCECBuildError);
@@ -123,7 +123,7 @@ describe.each(testBackends)('SFCECClient build and registry on $name', (backend)
   it('concurrent builds on two instances register every bundle once, with distinct ids, seen by both', async () => {
     const { app } = t();
     const second = await t().second();
-    seedDays(app, 'p', ['2026-03-01']);
+    await seedDays(app, 'p', ['2026-03-01']);
     const clients = [new SFCECClient({ app }), new SFCECClient({ app: second })];
     const built = await Promise.all(
       Array.from({ length: 6 }, (_, i) => (clients[i % 2] as SFCECClient).buildBundle('p', ['2026-03-01', '2026-03-01'])),

@@ -19,7 +19,7 @@ let client: SFCECClient;
 let t: TestServer;
 beforeAll(async () => {
   fixture = tempApp({ SVC_TSA_URL: `http://127.0.0.1:${await closedPort()}/tsa` });
-  seedDays(fixture.app, 'down', ['2026-07-01']);
+  await seedDays(fixture.app, 'down', ['2026-07-01']);
   client = new SFCECClient({ app: fixture.app });
   t = await createTestServer({ app: fixture.app });
 });

@@ -24,11 +24,11 @@ let held = '';
 
 beforeAll(async () => {
   // Anchors after day 1 (seq 6) and day 2 (seq 12); day 3 (seq 13..18) is covered by neither.
-  seedDays(producer.app, 'h', [days[0] as string]);
+  await seedDays(producer.app, 'h', [days[0] as string]);
   await anchorHead(producer.app, 'h');
-  seedDays(producer.app, 'h', [days[1] as string]);
+  await seedDays(producer.app, 'h', [days[1] as string]);
   await anchorHead(producer.app, 'h');
-  seedDays(producer.app, 'h', [days[2] as string]);
+  await seedDays(producer.app, 'h', [days[2] as string]);
   zip = (await new SFCECClient({ app: producer.app }).buildBundle('h', [days[0] as string, days[2] as string])).zip_path;
   pemFile = join(producer.dir, 'producer.pem');
   writeFileSync(pemFile, (await exportPublicKey(producer.app)).pem);
@@ -80,11 +80,11 @@ describe('svc verify --anchors', () => {
   it('catches an insider who rewrote history and re-anchored it: the bundle alone verifies, the held anchors do not', async () => {
     const insider = tempApp();
     try {
-      seedDays(insider.app, 'h', [days[0] as string]);
+      await seedDays(insider.app, 'h', [days[0] as string]);
       await anchorHead(insider.app, 'h'); // seq 6
       const savedFile = join(insider.dir, 'saved.ndjson');
       expect((await runSvc(['anchors', 'export', '--project', 'h', '--out', savedFile, '--data-dir', insider.dir])).code).toBe(0);
-      seedDays(insider.app, 'h', [days[1] as string]);
+      await seedDays(insider.app, 'h', [days[1] as string]);
       // Drop seq 3, re-link, replace the anchors with fresh ones of the rewritten chain, rebuild and re-sign.
       await dropAndRelink(insider.app, 'h', 3);
       insider.app.db.prepare("DELETE FROM audit_anchors WHERE project_id = 'h'").run();

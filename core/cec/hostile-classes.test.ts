@@ -32,7 +32,7 @@ let files: Record<string, string> = {};
 let good = '';
 
 beforeAll(async () => {
-  seedDays(fixture.app, 'hostile', ['2026-03-01', '2026-03-02']);
+  await seedDays(fixture.app, 'hostile', ['2026-03-01', '2026-03-02']);
   good = (await client.buildBundle('hostile', ['2026-03-01', '2026-03-02'])).zip_path;
   const out = join(fixture.dir, 'hostile');
   mkdirSync(out);

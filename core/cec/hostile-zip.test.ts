@@ -14,7 +14,7 @@ let entries = new Map<string, Buffer>();
 let counter = 0;
 
 beforeAll(async () => {
-  seedDays(fixture.app, 'proj', ['2026-01-01', '2026-01-02']);
+  await seedDays(fixture.app, 'proj', ['2026-01-01', '2026-01-02']);
   entries = await readAllEntries((await client.buildBundle('proj', ['2026-01-01', '2026-01-02'])).zip_path);
 });
 afterAll(() => fixture.cleanup());

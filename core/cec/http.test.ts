@@ -11,7 +11,7 @@ let t: TestServer;
 
 beforeAll(async () => {
   t = await createTestServer({ app: fixture.app });
-  seedDays(fixture.app, 'web', ['2026-06-01', '2026-06-05', '2026-06-09']);
+  await seedDays(fixture.app, 'web', ['2026-06-01', '2026-06-05', '2026-06-09']);
 });
 afterAll(async () => {
   await t.close();
@@ -64,8 +64,8 @@ describe('POST /v1/risk/cec and GET /v1/risk/cec/{bundle_id}', () => {
 
   it('needs the api tier', async () => {
     expect((await t.server.inject({ method: 'POST', url: '/v1/risk/cec', payload: { project_id: 'web' } })).statusCode).toBe(401);
-    expect((await post({ project_id: 'web' }, t.keyFor('free'))).statusCode).toBe(403);
-    expect((await post({ project_id: 'web', date_range: ['2026-06-01', '2026-06-01'] }, t.keyFor('api'))).statusCode).toBe(201);
+    expect((await post({ project_id: 'web' }, await t.newKey('free'))).statusCode).toBe(403);
+    expect((await post({ project_id: 'web', date_range: ['2026-06-01', '2026-06-01'] }, await t.newKey('api'))).statusCode).toBe(201);
   });
 
   it('accepts org_secret as the HMAC key and an output_dir inside the bundle dir', async () => {
@@ -193,7 +193,7 @@ describe('bundle file routes', () => {
     const page = list.json() as { total: number; items: { bundle_id: string; zip_exists: boolean }[] };
     expect(page.items).toHaveLength(2);
     expect(page.total).toBeGreaterThanOrEqual(3);
-    const key = await t.server.inject({ method: 'GET', url: '/v1/risk/cec/public-key', headers: t.auth(t.keyFor('free')) });
+    const key = await t.server.inject({ method: 'GET', url: '/v1/risk/cec/public-key', headers: t.auth(await t.newKey('free')) });
     expect(key.statusCode).toBe(200);
     expect(key.json()).toMatchObject({ jwk: { kty: 'OKP', crv: 'Ed25519' }, pem: expect.stringContaining('BEGIN PUBLIC KEY') });
   });

@@ -52,11 +52,11 @@ beforeAll(async () => {
   const app = fixture.app;
   // Anchors at seq 12 and 24 (inside the 02-02..02-04 segment) and 36 (after it, reached by a bridge); the
   // 02-06 records land inside the segment as witnesses.
-  seedDays(app, 'p', ['2026-02-01', '2026-02-02']);
+  await seedDays(app, 'p', ['2026-02-01', '2026-02-02']);
   await anchorHead(app, 'p');
-  seedDays(app, 'p', ['2026-02-06', '2026-02-03']);
+  await seedDays(app, 'p', ['2026-02-06', '2026-02-03']);
   await anchorHead(app, 'p');
-  seedDays(app, 'p', ['2026-02-04', '2026-02-05']);
+  await seedDays(app, 'p', ['2026-02-04', '2026-02-05']);
   await anchorHead(app, 'p');
   const client = new SFCECClient({ app });
   // Copied: rebuilding the same project and range (the insider case below) replaces the file.
@@ -150,7 +150,7 @@ beforeAll(async () => {
   add('insider rewrite after an anchor', (await client.buildBundle('p', ['2026-02-02', '2026-02-04'])).zip_path, false);
 
   // Without a TSA: stub timestamp and Ed25519 checkpoints.
-  seedDays(plain.app, 's', ['2026-02-01']);
+  await seedDays(plain.app, 's', ['2026-02-01']);
   await anchorHead(plain.app, 's');
   plainPubPem = join(dir, 'plain.pem');
   writeFileSync(plainPubPem, (await exportPublicKey(plain.app)).pem);

@@ -18,7 +18,7 @@ let counter = 0;
 
 beforeAll(async () => {
   // 01-05 records land between the 01-02 and 01-03 ones in the chain: they become witnesses.
-  seedDays(fixture.app, 'proj', ['2026-01-01', '2026-01-02', '2026-01-05', '2026-01-03', '2026-01-04'], 2);
+  await seedDays(fixture.app, 'proj', ['2026-01-01', '2026-01-02', '2026-01-05', '2026-01-03', '2026-01-04'], 2);
   good = (await client.buildBundle('proj', ['2026-01-02', '2026-01-03'])).zip_path;
   entries = await readAllEntries(good);
 });

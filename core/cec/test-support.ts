@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { type App, createApp, databaseApp } from '../app.ts';
 import { exampleEvidence } from '../audit/examples.ts';
-import { appendEvidence } from '../audit/store.ts';
+import { appendEvidenceAsync } from '../audit/store.ts';
 import type { EvidenceInput, SchemaKey } from '../audit/types.ts';
 import { postgresMigrations } from '../migrations.ts';
 import type { Database } from '../store/database.ts';
@@ -118,7 +118,7 @@ export const bundleAppPerTest = (
 };
 
 /** Appends `perDay` records of every schema key for each listed day (event time noon UTC). */
-export const seedDays = (app: App, projectId: string, days: readonly string[], perDay = 1): void => {
+export const seedDays = async (app: App, projectId: string, days: readonly string[], perDay = 1): Promise<void> => {
   const inputs: EvidenceInput[] = [];
   for (const day of days) {
     for (let i = 0; i < perDay; i += 1) {
@@ -127,14 +127,14 @@ export const seedDays = (app: App, projectId: string, days: readonly string[], p
       }
     }
   }
-  appendEvidence(app, inputs);
+  await appendEvidenceAsync(app, inputs);
 };
 
 /** Appends `count` synthetic records (the audit examples, one a minute from 2026-01-01) in batches; for benches. */
-export const seedExamples = (app: App, projectId: string, count: number, batchSize = 5_000): void => {
+export const seedExamples = async (app: App, projectId: string, count: number, batchSize = 5_000): Promise<void> => {
   for (let first = 0; first < count; first += batchSize) {
     const size = Math.min(batchSize, count - first);
-    appendEvidence(
+    await appendEvidenceAsync(
       app,
       Array.from({ length: size }, (_, k) => exampleEvidence(first + k, projectId)),
     );

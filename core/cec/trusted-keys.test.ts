@@ -13,7 +13,7 @@ const actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] } as const;
 let zip = '';
 
 beforeAll(async () => {
-  seedDays(producer.app, 'other', ['2026-04-01']);
+  await seedDays(producer.app, 'other', ['2026-04-01']);
   zip = (await new SFCECClient({ app: producer.app }).buildBundle('other', ['2026-04-01', '2026-04-01'])).zip_path;
 });
 afterAll(() => producer.cleanup());

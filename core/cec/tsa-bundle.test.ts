@@ -47,7 +47,7 @@ describe.skipIf(opensslMissing !== null)('bundles with a real RFC 3161 timestamp
     otherTsa = await startTestTsa();
     fixture = tempApp({ SVC_TSA_URL: tsa.url });
     client = new SFCECClient({ app: fixture.app });
-    seedDays(fixture.app, 'tsa', ['2026-07-01', '2026-07-02']);
+    await seedDays(fixture.app, 'tsa', ['2026-07-01', '2026-07-02']);
     zip = (await client.buildBundle('tsa', ['2026-07-01', '2026-07-02'])).zip_path;
   });
   afterAll(async () => {

@@ -13,7 +13,7 @@ const fixture = tempApp();
 let zip = '';
 
 beforeAll(async () => {
-  seedDays(fixture.app, 'lazy', ['2026-03-01']);
+  await seedDays(fixture.app, 'lazy', ['2026-03-01']);
   zip = (await new SFCECClient({ app: fixture.app }).buildBundle('lazy', ['2026-03-01', '2026-03-01'])).zip_path;
 }, 60_000);
 afterAll(() => fixture.cleanup());

@@ -28,7 +28,7 @@ const runner = (args: readonly string[]) => [
 beforeAll(async () => {
   const build = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build-cli.mjs'), '--outdir', outdir], { encoding: 'utf8' });
   expect(build.status, build.stderr).toBe(0);
-  seedDays(fixture.app, 'built', ['2026-04-01', '2026-04-02']);
+  await seedDays(fixture.app, 'built', ['2026-04-01', '2026-04-02']);
   zip = (await new SFCECClient({ app: fixture.app }).buildBundle('built', ['2026-04-01', '2026-04-02'])).zip_path;
 }, 120_000);
 afterAll(() => {
@@ -61,10 +61,10 @@ describe('the prebuilt CLI', () => {
     expect(heavyLoaded(run.modules)).toEqual([]);
   }, 60_000);
 
-  it('builds a bundle through the prebuilt build worker, and the bundle verifies', () => {
+  it('builds a bundle through the prebuilt build worker, and the bundle verifies', async () => {
     const app = tempApp();
     try {
-      seedDays(app.app, 'worker', ['2026-05-01']);
+      await seedDays(app.app, 'worker', ['2026-05-01']);
       const env = { ...process.env, SVC_SIGNING_KEY: key };
       const args = ['build', '--project', 'worker', '--from', '2026-05-01', '--to', '2026-05-01', '--data-dir', app.dir, '--json'];
       app.app.close();

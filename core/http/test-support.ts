@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type App, createApp } from '../app.ts';
-import { createApiKey, insertKeyParams, insertKeySql, type KeyTier, mintApiKey } from '../identity/api-keys/service.ts';
+import { createApiKey, type KeyTier } from '../identity/api-keys/service.ts';
 import { buildServer } from './server.ts';
 
 export type TestServer = {
@@ -10,8 +10,6 @@ export type TestServer = {
   readonly adminKey: string;
   /** Creates another key on either back end, e.g. `await newKey('free')` or `await newKey('api', ['scim'])`. */
   newKey(tier: KeyTier, scopes?: readonly 'scim'[]): Promise<string>;
-  /** `newKey` without the wait, for the HTTP tests written before the move: SQLite only (throws on PostgreSQL). */
-  keyFor(tier: KeyTier, scopes?: readonly 'scim'[]): string;
   /** Headers with a bearer key (admin by default). */
   auth(key?: string): { authorization: string };
   close(): Promise<void>;
@@ -32,19 +30,12 @@ export const createTestServer = async (
   const keyInput = (tier: KeyTier, scopes: readonly 'scim'[]) => ({ tier, scopes: [...scopes], name: `test ${tier}` });
   const newKey = async (tier: KeyTier, scopes: readonly 'scim'[] = []): Promise<string> =>
     (await createApiKey(app, keyInput(tier, scopes))).secret;
-  const keyFor = (tier: KeyTier, scopes: readonly 'scim'[] = []): string => {
-    if (app.database.dialect !== 'sqlite') throw new Error('keyFor writes through the SQLite connection; use `await newKey(...)` here');
-    const { row, secret } = mintApiKey(keyInput(tier, scopes), app.now());
-    app.db.prepare(insertKeySql).run(...insertKeyParams(row));
-    return secret;
-  };
   const adminKey = await newKey('admin');
   return {
     app,
     server,
     adminKey,
     newKey,
-    keyFor,
     auth: (key = adminKey) => ({ authorization: `Bearer ${key}` }),
     close: async () => {
       await server.close();

@@ -163,9 +163,9 @@ describe('POST /v1/scan/pii: bad input gets a clear 4xx', () => {
     const t = await start();
     const anonymous = await t.server.inject({ method: 'POST', url: '/v1/scan/pii', payload: { text: 'hi' } });
     expect(anonymous.statusCode).toBe(401);
-    const free = await scan(t, { text: 'hi' }, t.auth(t.keyFor('free')));
+    const free = await scan(t, { text: 'hi' }, t.auth(await t.newKey('free')));
     expect(free.statusCode).toBe(403);
-    const api = await scan(t, { text: 'hi' }, t.auth(t.keyFor('api')));
+    const api = await scan(t, { text: 'hi' }, t.auth(await t.newKey('api')));
     expect(api.statusCode).toBe(200);
   });
 });
@@ -211,8 +211,9 @@ describe('Presidio delegation over HTTP', () => {
 describe('pii.entityTypes', () => {
   it('lists languages and entity types, and rejects an unknown language', async () => {
     const t = await start();
+    const free = await t.newKey('free');
     const call = (input: unknown) =>
-      t.server.inject({ method: 'POST', url: '/api/ops/pii.entityTypes', headers: t.auth(t.keyFor('free')), payload: input as object });
+      t.server.inject({ method: 'POST', url: '/api/ops/pii.entityTypes', headers: t.auth(free), payload: input as object });
     const ok = (await call({ language: 'en' })).json();
     expect(ok.ok).toBe(true);
     expect(ok.value.languages).toContain('en');

@@ -5,7 +5,7 @@ import { frameworkDisplayName, frameworkIds } from '../cec/clauses/index.ts';
 import type { ProjectClauseMap } from '../cec/clauses/clause-map.ts';
 import { keyVerdicts } from '../cec/clauses/compute.ts';
 import { schemaKeys } from '../audit/types.ts';
-import { getSamlConfig } from '../identity/saml/config.ts';
+import { loadSamlConfig } from '../identity/saml/config.ts';
 import type { AnchoringLag } from '../audit/anchors/lag.ts';
 
 export type Alert = {
@@ -84,7 +84,7 @@ export const credentialAlerts = async (app: App): Promise<Alert[]> => {
     const found = expiry(`API key "${key.name}"`, Date.parse(key.expires_at), now);
     if (found !== null) alerts.push({ ...found, kind: 'api_key_expiry', link: '#/keys' });
   }
-  const config = await getSamlConfig(app);
+  const config = await loadSamlConfig(app);
   const certs = [
     ...config.idpCertsPem.map((pem) => ['IdP signing certificate', pem] as const),
     ['SP signing certificate', config.spSigningCertPem] as const,

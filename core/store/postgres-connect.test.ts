@@ -76,7 +76,7 @@ describe('SVC_DATABASE_URL', () => {
     await expect(connectPostgres(missing.toString(), { source })).rejects.toThrow(/no_such_database: database does not exist$/);
   });
 
-  it('svc serve refuses to start with it, in one line without a stack trace or the password, while domains remain to move', async () => {
+  it('svc serve refuses an unreachable or malformed database in one line, without a stack trace or the password', async () => {
     const port = await closedPort();
     // Two real processes (tsx compiles the core on start: slow on a loaded machine, hence the long timeout).
     const [refused, malformed] = await Promise.all([
@@ -85,7 +85,9 @@ describe('SVC_DATABASE_URL', () => {
     ]);
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
-    expect(refused.stderr).toMatch(/^svc serve: SVC_DATABASE_URL: PostgreSQL support is being built; not yet moved: \w/);
+    expect(refused.stderr).toMatch(
+      /^svc serve: SVC_DATABASE_URL: cannot connect to postgres:\/\/svc:\*\*\*@127\.0\.0\.1:\d+\/svc: connection refused/,
+    );
     expect(malformed.code).toBe(2);
     expect(malformed.stderr.trim()).toBe('svc serve: SVC_DATABASE_URL: expected a postgres:// or postgresql:// URL with a host');
     for (const run of [refused, malformed]) {

@@ -126,7 +126,7 @@ describe('frameworks over HTTP', () => {
     const reply = await server.server.inject({
       method: 'GET',
       url: `/v1/frameworks/${encodeURIComponent('ISO/IEC 27001 (Annex A)')}/clauses`,
-      headers: server.auth(server.keyFor('free')),
+      headers: server.auth(await server.newKey('free')),
     });
     expect(reply.statusCode).toBe(200);
     expect(reply.json()).toMatchObject({ framework: 'iso27001', name: 'ISO/IEC 27001 (Annex A)' });

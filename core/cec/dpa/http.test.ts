@@ -13,7 +13,7 @@ describe('POST /v1/risk/dpa and export downloads', () => {
     const created = await t.server.inject({
       method: 'POST',
       url: '/v1/risk/dpa',
-      headers: t.auth(t.keyFor('api')),
+      headers: t.auth(await t.newKey('api')),
       payload: sampleRequest(),
     });
     expect(created.statusCode).toBe(201);
@@ -44,7 +44,7 @@ describe('POST /v1/risk/dpa and export downloads', () => {
   it('guards downloads: 401 without credentials, 403 below the api tier, 404 for unknown ids or formats', async () => {
     const url = '/v1/risk/dpa/dpa-01M802TQ16HTG9K28ZHBHRVTE7/export.pdf';
     expect((await t.server.inject({ method: 'GET', url })).statusCode).toBe(401);
-    expect((await t.server.inject({ method: 'GET', url, headers: t.auth(t.keyFor('free')) })).statusCode).toBe(403);
+    expect((await t.server.inject({ method: 'GET', url, headers: t.auth(await t.newKey('free')) })).statusCode).toBe(403);
     const unknown = await t.server.inject({ method: 'GET', url, headers: t.auth() });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ detail: 'DPA document not found' });

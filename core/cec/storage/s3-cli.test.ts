@@ -29,7 +29,7 @@ let pemFile = '';
 beforeAll(async () => {
   s3 = await startLocalS3();
   fixture = tempApp(s3.env());
-  seedDays(fixture.app, 'cli', ['2026-02-01']);
+  await seedDays(fixture.app, 'cli', ['2026-02-01']);
   const built = await new SFCECClient({ app: fixture.app }).buildBundle('cli', ['2026-02-01', '2026-02-01']);
   presigned = built.download_url;
   s3Url = `s3://${s3.bucket}/${decodeURIComponent(new URL(presigned).pathname.split('/').slice(2).join('/'))}`;

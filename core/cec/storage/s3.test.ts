@@ -5,7 +5,7 @@ import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.ts';
 import { createTestServer } from '../../http/test-support.ts';
-import { appendEvidence } from '../../audit/store.ts';
+import { appendEvidenceAsync } from '../../audit/store.ts';
 import { SFCECBuildError } from '../../errors.ts';
 import type { Actor } from '../../ops/define.ts';
 import { dispatch } from '../../ops/dispatch.ts';
@@ -49,8 +49,8 @@ const storedBytes = (key: string): Buffer => {
 const keyOf = (url: string): string => decodeURIComponent(new URL(url).pathname.split('/').slice(2).join('/'));
 
 /** Evidence whose bundle is larger than one upload part: random (incompressible) bytes in each record's `extra`. */
-const seedLarge = (app: App, projectId: string, records: number): void => {
-  appendEvidence(
+const seedLarge = async (app: App, projectId: string, records: number): Promise<void> => {
+  await appendEvidenceAsync(
     app,
     Array.from({ length: records }, (_, i) => ({
       project_id: projectId,
@@ -64,7 +64,7 @@ const seedLarge = (app: App, projectId: string, records: number): void => {
 describe('BYOS s3: bundles in an S3-compatible bucket', () => {
   it('streams a bundle larger than one part in parts, records its SHA-256, and a plain GET of download_url returns those bytes, which verify', async () => {
     const { app, client } = setup();
-    seedLarge(app, 'big', 700);
+    await seedLarge(app, 'big', 700);
     s3.requests.length = 0;
     const result = await client.buildBundle('big', ['2026-05-01', '2026-05-01']);
     const parts = s3.requests.filter((r) => r.method === 'PUT' && r.query.partNumber !== undefined && r.query.uploadId !== undefined);
@@ -97,7 +97,7 @@ describe('BYOS s3: bundles in an S3-compatible bucket', () => {
     let now = new Date(Date.now() - 25 * 3600_000);
     const { app, client } = setup();
     (app as { now: () => Date }).now = () => now;
-    seedDays(app, 'p', ['2026-03-01']);
+    await seedDays(app, 'p', ['2026-03-01']);
     const built = await client.buildBundle('p', ['2026-03-01', '2026-03-01']);
     const expired = await get(built.download_url);
     expect(expired.status).toBe(403);
@@ -118,7 +118,7 @@ describe('BYOS s3: bundles in an S3-compatible bucket', () => {
 
   it('reissue of a bundle whose object is gone raises SFCECBuildError NOT_FOUND (404 over the op)', async () => {
     const { app, client } = setup();
-    seedDays(app, 'gone', ['2026-03-02']);
+    await seedDays(app, 'gone', ['2026-03-02']);
     const built = await client.buildBundle('gone', ['2026-03-02', '2026-03-02']);
     const admin = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: s3.writer });
     await admin.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: keyOf(built.download_url) }));
@@ -135,7 +135,7 @@ describe('BYOS s3: bundles in an S3-compatible bucket', () => {
 
   it('a build while the bucket is unreachable fails with UNAVAILABLE naming the setting, registers nothing and leaves no file', async () => {
     const { app, dir } = setup({ SVC_BYOS_S3_ENDPOINT: 'http://127.0.0.1:9' });
-    seedDays(app, 'down', ['2026-03-03']);
+    await seedDays(app, 'down', ['2026-03-03']);
     const result = await dispatch(
       'cec.buildBundle',
       { project_id: 'down', date_range: ['2026-03-03', '2026-03-03'] },
@@ -180,7 +180,7 @@ describe('BYOS s3: bundles in an S3-compatible bucket', () => {
 
   it('over HTTP: the download route redirects to the presigned URL, OSCAL exports from the bucket, REST reissue of a gone object is 404', async () => {
     const { app, client } = setup();
-    seedDays(app, 'web', ['2026-03-04']);
+    await seedDays(app, 'web', ['2026-03-04']);
     const built = await client.buildBundle('web', ['2026-03-04', '2026-03-04']);
     const t = await createTestServer({ app });
     try {
@@ -218,7 +218,7 @@ describe.each(testBackends)('BYOS s3 with the registry on $name', (backend) => {
 
   it("a stored bundle's registry row (bucket, key, SHA-256) serves another instance: presigned URL, list, reissue", async () => {
     const { app } = t();
-    seedDays(app, 'team', ['2026-05-01']);
+    await seedDays(app, 'team', ['2026-05-01']);
     const built = await new SFCECClient({ app }).buildBundle('team', ['2026-05-01', '2026-05-01']);
     const second = await t().second();
     const fetched = await new SFCECClient({ app: second }).getBundle(built.bundle_id);

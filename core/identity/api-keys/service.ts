@@ -103,10 +103,10 @@ export const mintApiKey = (input: CreateKeyInput, now: Date): { row: Row; secret
   };
 };
 
-/** The INSERT of a minted key; `insertKeyParams` binds it. Exported for the synchronous SQLite test helper only. */
-export const insertKeySql = `INSERT INTO api_keys (id, name, tier, scopes, display_prefix, secret_hash, owner_user_id, created_at, expires_at)
+/** The INSERT of a minted key; `insertKeyParams` binds it. */
+const insertKeySql = `INSERT INTO api_keys (id, name, tier, scopes, display_prefix, secret_hash, owner_user_id, created_at, expires_at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-export const insertKeyParams = (row: Row) =>
+const insertKeyParams = (row: Row) =>
   [row.id, row.name, row.tier, row.scopes, row.display_prefix, row.secret_hash, row.owner_user_id, row.created_at, row.expires_at] as const;
 
 const storeKey = async (db: Queryable, minted: { row: Row; secret: string }, now: Date): Promise<CreatedApiKey> => {

@@ -49,15 +49,6 @@ const parseStored = (row: { json: string } | undefined): SamlConfig => {
 /** The stored validator options, defaults filled in. */
 export const loadSamlConfig = async (app: App): Promise<SamlConfig> => parseStored(await app.database.one(configRow, selectConfig));
 
-/**
- * The same, read synchronously from the SQLite connection: kept under its old name for callers that have not moved
- * to the asynchronous Database yet (core/posture/alerts.ts, another domain). Goes when they have.
- */
-export const getSamlConfig = (app: App): SamlConfig => {
-  const row = configRow.safeParse(app.db.prepare(selectConfig).get());
-  return parseStored(row.success ? row.data : undefined);
-};
-
 /** Merges a patch into the stored options (validated) and returns the result; one transaction, so concurrent patches both land. */
 export const setSamlConfig = async (app: App, patch: SamlConfigPatch): Promise<SamlConfig> => {
   const parsed = samlConfigPatchSchema.parse(patch);

@@ -35,7 +35,7 @@ describe.each(testBackends)('SCIM HTTP on $name', (backend) => {
       });
       expect(wrong.statusCode).toBe(401);
       expect(wrong.headers['www-authenticate']).toContain('invalid_token');
-      const plain = await h.call('GET', '/scim/v2/Users', undefined, { authorization: `Bearer ${h.keyFor('api')}` });
+      const plain = await h.call('GET', '/scim/v2/Users', undefined, { authorization: `Bearer ${await h.newKey('api')}` });
       expect(plain.status).toBe(403);
       expect((await h.call('GET', '/scim/v2/Users', undefined, h.auth())).status).toBe(200);
       expect((await h.call('GET', '/scim/v2/Users')).status).toBe(200);

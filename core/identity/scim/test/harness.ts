@@ -19,7 +19,7 @@ export type ScimHarness = TestServer & {
  */
 export const scimHarness = async (env: NodeJS.ProcessEnv = {}, app?: App): Promise<ScimHarness> => {
   const test = await createTestServer(app === undefined ? { env } : { app });
-  const scimKey = test.keyFor('api', ['scim']);
+  const scimKey = await test.newKey('api', ['scim']);
   const call: ScimHarness['call'] = async (method, url, body, headers = {}) => {
     const response = await test.server.inject({
       method,
