@@ -10,6 +10,7 @@
 //   build).
 // - Every core/**/*-worker.ts becomes dist/<name>.mjs beside the chunks, where `new URL('./<name>.mjs',
 //   import.meta.url)` finds it (core/cec/async-build.ts, core/pii/pool/spawn.ts).
+// - dist/cli-chunks.json says which sources and library files each chunk holds (for the start-up tests).
 // - dist/cli-inputs.json lists the sources the build read and when it started: bin/svc.js runs the build only
 //   while none of them changed since (docs/decisions.md, "Start-up").
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,4 +68,13 @@ const inputs = Object.keys(result.metafile.inputs)
   .filter((path) => !path.includes('node_modules/'))
   .map((path) => relative(root, join(root, path)));
 writeFileSync(join(outdir, 'cli-inputs.json'), `${JSON.stringify({ builtAt: startedAt, inputs }, null, 1)}\n`);
+// What each output file holds (sources and bundled library files), for tests that check which modules a command
+// loads: inside a bundle they are chunks, not files (core/cli/spawn-svc.test-support.ts).
+const chunks = Object.fromEntries(
+  Object.entries(result.metafile.outputs).map(([output, { inputs: held }]) => [
+    relative(outdir, join(root, output)),
+    Object.keys(held).map((path) => relative(root, join(root, path))),
+  ]),
+);
+writeFileSync(join(outdir, 'cli-chunks.json'), `${JSON.stringify(chunks)}\n`);
 console.log(`build-cli: dist/cli.mjs and ${Object.keys(entryPoints).length - 1} worker(s) from ${inputs.length} sources`);
