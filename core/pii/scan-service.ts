@@ -1,4 +1,5 @@
 import { type App, service } from '../app.ts';
+import type { Settings } from '../config/settings-schema.ts';
 import { appendEvidence } from '../audit/store.ts';
 import type { EvidenceInput } from '../audit/types.ts';
 import { AppError } from '../errors.ts';
@@ -98,7 +99,11 @@ const withoutExplanation = (finding: Finding): Finding => ({
 });
 
 /** Built-in findings, or Presidio's (merged with ours when configured) when a Presidio URL is set and it answers. */
-const findEntities = async (app: App, request: ScanRequest): Promise<Omit<ScanOutcome, 'action'>> => {
+const findEntities = async (
+  app: App,
+  { presidioUrl, presidioMerge }: Pick<Settings, 'presidioUrl' | 'presidioMerge'>,
+  request: ScanRequest,
+): Promise<Omit<ScanOutcome, 'action'>> => {
   const { text, signal, onProgress, projectId, source, action, language, ...options } = request;
   const control = {
     ...(signal ? { signal } : {}),
@@ -113,7 +118,6 @@ const findEntities = async (app: App, request: ScanRequest): Promise<Omit<ScanOu
       throw scanError(error);
     }
   };
-  const { presidioUrl, presidioMerge } = app.settings.get();
   if (presidioUrl === '') return { result: await builtIn(), engine: 'builtin' };
   let remote: { findings: Finding[]; changed: boolean };
   try {
@@ -244,7 +248,7 @@ export const scanText = async (app: App, request: ScanRequest): Promise<ScanOutc
   const settings = app.settings.get();
   const action = request.action ?? settings.piiAction;
   const phoneRegions = request.phoneRegions ?? phoneRegionsOfSetting(settings.piiPhoneRegions);
-  const found = await findEntities(app, { ...request, phoneRegions });
+  const found = await findEntities(app, settings, { ...request, phoneRegions });
   const result = action === 'flag' ? { ...found.result, redacted_text: request.text } : found.result;
   const outcome: ScanOutcome = { result, action, engine: found.engine };
   await recordScan(app, request, outcome);
