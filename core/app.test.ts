@@ -74,6 +74,11 @@ describe.skipIf(postgresUnavailable !== undefined)('openApp on PostgreSQL', () =
     await expect(app.database.one(count, 'SELECT 1 AS n')).rejects.toThrow(/pool/i);
   });
 
+  it('refuses a pool size outside 2-200, naming the variable', async () => {
+    const env = { SVC_DATABASE_POOL_SIZE: '1' };
+    await expect(openPostgresApp(await freshPostgresUrl(), { dataDir: scratch(), env })).rejects.toThrow(/^SVC_DATABASE_POOL_SIZE: /);
+  });
+
   it('a database that cannot be reached is one line naming the setting, without the password', async () => {
     const url = new URL(await freshPostgresUrl());
     url.pathname = '/no_such_database';

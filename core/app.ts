@@ -3,11 +3,18 @@ import { envSetting } from './config/env-settings.ts';
 import { envOnlySettings } from './config/settings-schema.ts';
 import { AppError } from './errors.ts';
 import { fileSecretStore, memorySecretStore, type SecretStore } from './config/secret-store.ts';
-import { createSettingsService, type SettingsService } from './config/settings.ts';
+import {
+  createSettingsService,
+  loadStoredSettings,
+  readStoredSettings,
+  type SettingsService,
+  type StoredSettings,
+  settingsChannel,
+} from './config/settings.ts';
 import type { Logger } from './log.ts';
 import { silentLogger } from './log.ts';
 import { migrations } from './migrations.ts';
-import type { Database } from './store/database.ts';
+import type { Database, Listening } from './store/database.ts';
 import { type Db, openDatabase } from './store/db.ts';
 import { refuseUnfinishedPostgres } from './store/postgres-readiness.ts';
 import { securePrivateTree } from './store/private-files.ts';
@@ -91,8 +98,11 @@ export type OpenAppOptions = Omit<CreateAppOptions, 'database'>;
 type Storage = {
   readonly db: Db | undefined;
   readonly database: Database;
-  /** Ends the storage this app opened (not a `database` a test passed in, which the test closes). */
-  readonly close: () => Promise<void> | void;
+  /**
+   * Ends what this app opened (not a `database` a test passed in, which the test closes), given the promise of
+   * the domain services' own close: a pool ends after them, SQLite closes at once (see App.close).
+   */
+  readonly close: (servicesClosed: Promise<void>) => Promise<void>;
 };
 
 const sqliteOnly = (): never => {
@@ -112,7 +122,7 @@ const closeServices = async (services: Map<string, unknown>): Promise<void> => {
   await Promise.all(pending);
 };
 
-const assemble = (options: CreateAppOptions, env: NodeJS.ProcessEnv, storage: Storage, settingsDb: Db): App => {
+const assemble = (options: CreateAppOptions, env: NodeJS.ProcessEnv, storage: Storage, stored: StoredSettings): App => {
   const memory = options.dataDir === ':memory:';
   const secrets = options.secrets ?? (memory ? memorySecretStore() : fileSecretStore(options.dataDir));
   const services = new Map<string, unknown>();
@@ -123,37 +133,31 @@ const assemble = (options: CreateAppOptions, env: NodeJS.ProcessEnv, storage: St
     database: storage.database,
     dataDir: memory ? null : options.dataDir,
     env,
-    settings: createSettingsService(settingsDb, secrets, env),
+    settings: createSettingsService(storage.database, secrets, env, stored),
     log: options.log ?? silentLogger(),
     events: createEventBus(),
     now: options.now ?? (() => new Date()),
     services,
     openExternal: options.openExternal,
-    close: async () => {
-      const servicesClosed = closeServices(services);
-      // SQLite closes now, synchronously, so a caller that does not await close() finds the file released; a
-      // pool ends after the services that may still be using it.
-      if (storage.db !== undefined) {
-        await Promise.all([servicesClosed, storage.close()]);
-        return;
-      }
-      await servicesClosed;
-      await storage.close();
-    },
+    close: () => storage.close(closeServices(services)),
   };
 };
 
-const openSqlite = (options: CreateAppOptions): Db => {
-  const memory = options.dataDir === ':memory:';
-  if (!memory) securePrivateTree(options.dataDir, options.log ?? silentLogger());
-  // The SQLite build is the process's (the desktop app's Electron ABI), whatever env a caller passes.
-  return openDatabase(memory ? ':memory:' : databaseFile(options.dataDir), migrations, envSetting(process.env, 'sqliteNativeBinding'));
+/** The data dir (secrets, local bundles, the SQLite file) made and kept private before anything is written to it. */
+const securedDataDir = (options: CreateAppOptions): void => {
+  if (options.dataDir !== ':memory:') securePrivateTree(options.dataDir, options.log ?? silentLogger());
 };
+
+const openSqlite = (dataDir: string): Db =>
+  // The SQLite build is the process's (the desktop app's Electron ABI), whatever env a caller passes.
+  openDatabase(dataDir === ':memory:' ? ':memory:' : databaseFile(dataDir), migrations, envSetting(process.env, 'sqliteNativeBinding'));
 
 /**
  * The synchronous SQLite app: tests, benches, and everything that opens the data dir's file. Production entry
  * points call `openApp`, which chooses the back end from SVC_DATABASE_URL; with that set, this refuses (a SQLite
- * app would silently split the data of a team server).
+ * app would silently split the data of a team server). With `database` (kept for callers written before
+ * openDatabaseApp), the settings start from the SQLite file and come from `database` after
+ * `await app.settings.reload()`; prefer openDatabaseApp.
  */
 export const createApp = (options: CreateAppOptions): App => {
   const env = options.env ?? process.env;
@@ -162,26 +166,63 @@ export const createApp = (options: CreateAppOptions): App => {
   if (databaseUrl !== '' && options.database === undefined) {
     throw new Error('SVC_DATABASE_URL is set: open the app with `await openApp(...)` (core/app.ts), which connects to PostgreSQL');
   }
-  const db = openSqlite(options);
-  return assemble(options, env, { db, database: options.database ?? sqliteDatabase(db), close: () => void db.close() }, db);
+  securedDataDir(options);
+  const db = openSqlite(options.dataDir);
+  const close = (servicesClosed: Promise<void>): Promise<void> => {
+    // Closed now, synchronously, so a caller that does not await close() finds the file released.
+    db.close();
+    return servicesClosed;
+  };
+  return assemble(options, env, { db, database: options.database ?? sqliteDatabase(db), close }, readStoredSettings(db));
+};
+
+export type DatabaseAppOptions = {
+  /** Whether app.close() ends `database` too (openApp: yes; a test that shares it between apps: no). */
+  readonly closeDatabase: boolean;
+  /**
+   * Tests only, while domains remain SQLite-only (postgres-readiness.ts): an in-memory SQLite `app.db` for them.
+   * Without it `app.db` throws, so a leftover use fails loudly.
+   */
+  readonly unmovedOnSqlite: boolean;
 };
 
 /**
- * An app whose only storage is `database` (PostgreSQL): no SQLite connection, `app.db` throws. openApp uses it
- * after connecting and migrating; tests use it once every domain has moved (core/test-support/backends.ts).
- * `closeDatabase`: whether app.close() ends the database too (openApp: yes; a test that shares it: no).
+ * An app whose storage is `database` (PostgreSQL) and nothing else: its settings are loaded from it and reloaded
+ * whenever an instance on the same database changes them (LISTEN/NOTIFY). openApp uses it after connecting and
+ * migrating; tests use it through appPerTest (core/test-support/backends.ts).
+ */
+export const openDatabaseApp = async (options: OpenAppOptions, database: Database, how: DatabaseAppOptions): Promise<App> => {
+  const env = options.env ?? process.env;
+  securedDataDir(options);
+  const db = how.unmovedOnSqlite ? openSqlite(':memory:') : undefined;
+  let listening: Listening | undefined;
+  const close = async (servicesClosed: Promise<void>): Promise<void> => {
+    await servicesClosed;
+    await listening?.close();
+    db?.close();
+    if (how.closeDatabase) await database.close();
+  };
+  const app = assemble(options, env, { db, database, close }, await loadStoredSettings(database));
+  const reload = (): void =>
+    void app.settings
+      .reload()
+      .catch((error: unknown) => app.log.warn({ err: error }, 'settings: reload after a change by another instance failed'));
+  listening = await database.listen(settingsChannel, reload);
+  return app;
+};
+
+/**
+ * @deprecated Use openDatabaseApp. The synchronous form of the first openApp commit, kept so callers written
+ * against it still build: no LISTEN, and the settings start as none stored (right for a fresh test database)
+ * until `await app.settings.reload()`.
  */
 export const databaseApp = (options: OpenAppOptions, database: Database, closeDatabase: boolean): App => {
-  const env = options.env ?? process.env;
-  if (options.dataDir !== ':memory:') securePrivateTree(options.dataDir, options.log ?? silentLogger());
-  // Settings move onto the Database next (issue 15 step 0); until then an in-memory SQLite holds them here.
-  // Unreachable in production: 'settings' is still in domainsNotYetOnPostgres, so openApp refuses first.
-  const settingsDb = openDatabase(':memory:', migrations, envSetting(process.env, 'sqliteNativeBinding'));
-  const close = async (): Promise<void> => {
-    settingsDb.close();
+  securedDataDir(options);
+  const close = async (servicesClosed: Promise<void>): Promise<void> => {
+    await servicesClosed;
     if (closeDatabase) await database.close();
   };
-  return assemble(options, env, { db: undefined, database, close }, settingsDb);
+  return assemble(options, options.env ?? process.env, { db: undefined, database, close }, {});
 };
 
 /**
@@ -201,20 +242,21 @@ export const openApp = async (options: OpenAppOptions): Promise<App> => {
 
 /** openApp's PostgreSQL half, without the readiness check (tested directly until every domain has moved). */
 export const openPostgresApp = async (databaseUrl: string, options: OpenAppOptions): Promise<App> => {
+  const env = options.env ?? process.env;
   // Loaded only here: the SQLite app (desktop, CLI start-up) never pays for the pg driver.
   const [{ connectPostgres, postgresDatabase }, { migratePostgres }, { postgresMigrations }] = await Promise.all([
     import('./store/postgres-database.ts'),
     import('./store/postgres-migrate.ts'),
     import('./migrations.ts'),
   ]);
-  const pool = await connectPostgres(databaseUrl, { source: envOnlySettings.databaseUrl.env });
+  const pool = await connectPostgres(databaseUrl, { source: envOnlySettings.databaseUrl.env, max: envSetting(env, 'databasePoolSize') });
   try {
     await migratePostgres(pool, postgresMigrations());
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new AppError('UNAVAILABLE', `${envOnlySettings.databaseUrl.env}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return databaseApp(options, postgresDatabase(pool), true);
+  return openDatabaseApp(options, postgresDatabase(pool), { closeDatabase: true, unmovedOnSqlite: false });
 };
 
 /** A domain's per-app singleton, created on first use. */

@@ -1,3 +1,4 @@
+import { anchorMigrations } from './audit/anchors/migrations.ts';
 import { auditMigrations } from './audit/migrations.ts';
 import { cecMigrations } from './cec/migrations.ts';
 import { clauseMigrations } from './cec/clauses/migrations.ts';
@@ -49,6 +50,7 @@ export const migrationOrder: readonly string[] = [
   'login-links/001-one-time-links',
   'saml/002-acs-handoffs',
   'saml/003-idp-initiated-opt-in',
+  'anchors/001-claims',
 ];
 
 const defined: readonly Migration[] = [
@@ -65,6 +67,7 @@ const defined: readonly Migration[] = [
   ...postureMigrations,
   ...sessionMigrations,
   ...loginLinkMigrations,
+  ...anchorMigrations,
 ];
 
 /** Each id of `order` resolved to its migration; throws when an id is missing, repeated or not ordered. */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type TestServer, createTestServer } from '../http/test-support.ts';
+import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { computeRecordHash } from './chain.ts';
 import { exampleEvidence } from './examples.ts';
 
@@ -8,9 +9,10 @@ afterEach(async () => t?.close());
 const ndjson = (lines: readonly string[]) => ({ 'content-type': 'application/x-ndjson' as const, body: `${lines.join('\n')}\n` });
 const line = (i: number, project = 'p') => JSON.stringify(exampleEvidence(i, project));
 
-describe('audit REST routes', () => {
+describe.each(testBackends)('audit REST routes on $name', (backend) => {
+  const apps = appPerTest(backend);
   it('POST /v1/audit/records takes a JSON array, all or nothing', async () => {
-    t = await createTestServer();
+    t = await createTestServer({ app: apps().app });
     const ok = await t.server.inject({
       method: 'POST',
       url: '/v1/audit/records',
@@ -34,7 +36,7 @@ describe('audit REST routes', () => {
   });
 
   it('POST /v1/audit/records streams NDJSON and reports bad lines by number', async () => {
-    t = await createTestServer();
+    t = await createTestServer({ app: apps().app });
     const { body, ...type } = ndjson([line(0), line(1), line(2, 'q')]);
     const ok = await t.server.inject({ method: 'POST', url: '/v1/audit/records', headers: { ...t.auth(), ...type }, body });
     expect(ok.statusCode).toBe(201);
@@ -59,7 +61,7 @@ describe('audit REST routes', () => {
   });
 
   it('needs the api tier to write and a credential to read', async () => {
-    t = await createTestServer();
+    t = await createTestServer({ app: apps().app });
     const free = await t.server.inject({
       method: 'POST',
       url: '/v1/audit/records',
@@ -73,7 +75,7 @@ describe('audit REST routes', () => {
   });
 
   it('GET /v1/audit/records filters and pages; GET .../verify reports the chain', async () => {
-    t = await createTestServer();
+    t = await createTestServer({ app: apps().app });
     await t.server.inject({
       method: 'POST',
       url: '/v1/audit/records',
@@ -93,14 +95,14 @@ describe('audit REST routes', () => {
     expect(badDate.json().error).toMatch(/YYYY-MM-DD/);
     const verified = await t.server.inject({ method: 'GET', url: '/v1/audit/chain/p/verify', headers: t.auth() });
     expect(verified.json()).toMatchObject({ valid: true, head_seq: 30, first_broken_seq: null });
-    t.app.db.prepare(`UPDATE audit_records SET payload = replace(payload, 'credit-risk', 'credit-r1sk') WHERE seq = 13`).run();
+    await t.app.database.run(`UPDATE audit_records SET payload = replace(payload, 'credit-risk', 'credit-r1sk') WHERE seq = 13`);
     const broken = await t.server.inject({ method: 'GET', url: '/v1/audit/chain/p/verify', headers: t.auth() });
     expect(broken.json()).toMatchObject({ valid: false, first_broken_seq: 13 });
     expect((await t.server.inject({ method: 'GET', url: '/v1/audit/chain/none/verify', headers: t.auth() })).statusCode).toBe(404);
   });
 
   it('GET /v1/audit/records.ndjson streams full records that re-hash', async () => {
-    t = await createTestServer();
+    t = await createTestServer({ app: apps().app });
     await t.server.inject({
       method: 'POST',
       url: '/v1/audit/records',

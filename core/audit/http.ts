@@ -9,10 +9,9 @@ import { importNdjson } from './import.ts';
 import { projectIdSchema } from './input.ts';
 import type { ImportResult } from './import.ts';
 import { maxAppendBatch } from './ops.ts';
-import { appendEvidence } from './store.ts';
+import { appendEvidenceAsync, dayBounds } from './store.ts';
 import { schemaKeys } from './types.ts';
 import type { EvidenceInput, EvidenceRecord } from './types.ts';
-import { dayBounds } from './store.ts';
 
 /** Largest NDJSON request body; bigger loads go through `svc import` on the server's machine. */
 export const maxNdjsonBytes = 512 * 1024 * 1024;
@@ -72,7 +71,7 @@ export const auditRoutes: ProtocolRoutes = async (fastify, { app }) => {
     if (request.body.length === 0 || request.body.length > maxAppendBatch) {
       throw new AppError('VALIDATION', `A JSON array carries 1 to ${maxAppendBatch} records; use NDJSON for more`);
     }
-    const records = appendEvidence(app, request.body as EvidenceInput[]);
+    const records = await appendEvidenceAsync(app, request.body as EvidenceInput[]);
     return reply.code(201).send({ imported: records.length, projects: spansOf(records) });
   });
 

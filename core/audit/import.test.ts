@@ -2,23 +2,19 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { encodeTime } from 'ulid';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type App, createApp } from '../app.ts';
 import type { AppError } from '../errors.ts';
+import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { exampleEvidence } from './examples.ts';
 import { importNdjson } from './import.ts';
 import { ndjsonLines } from './ndjson.ts';
-import { appendEvidence } from './store.ts';
+import { appendEvidenceAsync } from './store.ts';
 import { verifyChain } from './verify.ts';
 
-let app: App;
-afterEach(() => app?.close());
-const open = (): App => {
-  app = createApp({ dataDir: ':memory:', env: {} });
-  return app;
-};
 const line = (i: number, project = 'p'): string => JSON.stringify(exampleEvidence(i, project));
-const rows = (table = 'audit_records'): number => (app.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 const failure = async (promise: Promise<unknown>): Promise<AppError> => {
   try {
     await promise;
@@ -53,10 +49,18 @@ describe('ndjsonLines', () => {
   });
 });
 
-describe('importNdjson', () => {
+describe.each(testBackends)('importNdjson on $name', (backend) => {
+  const t = appPerTest(backend);
+  let app: App;
+  const open = (): void => {
+    app = t().app;
+  };
+  const rows = async (table = 'audit_records'): Promise<number> =>
+    (await app.database.one(z.object({ n: z.number() }), `SELECT count(*) AS n FROM ${table}`))?.n ?? -1;
+
   it('imports every line into valid chains and reports the spans', async () => {
     open();
-    appendEvidence(app, [{ ...exampleEvidence(0, 'p'), record_id: 'earlier' }]);
+    await appendEvidenceAsync(app, [{ ...exampleEvidence(0, 'p'), record_id: 'earlier' }]);
     const text = `${Array.from({ length: 4500 }, (_, i) => line(i)).join('\n')}\n${line(0, 'q')}\n\n`;
     const progress: number[] = [];
     const result = await importNdjson(app, [text], { onProgress: (done) => progress.push(done) });
@@ -67,8 +71,21 @@ describe('importNdjson', () => {
     ]);
     expect(progress.length).toBeGreaterThan(1);
     expect((await verifyChain(app, 'p')).valid).toBe(true);
-    expect(rows('audit_staging')).toBe(0);
+    expect(await rows('audit_staging')).toBe(0);
   });
+
+  it('chains more lines than one staging page and one INSERT, and names a duplicate far into the file', async () => {
+    open();
+    const many = Array.from({ length: 12_000 }, (_, i) => line(i));
+    const result = await importNdjson(app, [many.join('\n')]);
+    expect(result.projects).toEqual([expect.objectContaining({ project_id: 'p', first_seq: 1, last_seq: 12_000 })]);
+    expect((await verifyChain(app, 'p')).valid).toBe(true);
+    const again = [...Array.from({ length: 7000 }, (_, i) => line(i, 'q')), line(6500, 'q')];
+    const error = await failure(importNdjson(app, [again.join('\n')]));
+    expect(error.message).toMatch(/^line 7001: record_id q-6500 already exists/);
+    expect(await rows()).toBe(12_000);
+    expect(await rows('audit_staging')).toBe(0);
+  }, 120_000);
 
   it('reports bad lines with their numbers and writes nothing', async () => {
     open();
@@ -80,17 +97,17 @@ describe('importNdjson', () => {
       { line: 4, message: expect.stringMatching(/^schema_key: /) },
     ]);
     expect(error.message).toMatch(/^2 invalid line\(s\), nothing was imported; line 2: not valid JSON/);
-    expect(rows()).toBe(0);
-    expect(rows('audit_staging')).toBe(0);
+    expect(await rows()).toBe(0);
+    expect(await rows('audit_staging')).toBe(0);
   });
 
   it('names the line of a duplicate record_id and writes nothing', async () => {
     open();
-    appendEvidence(app, [exampleEvidence(7, 'p')]);
+    await appendEvidenceAsync(app, [exampleEvidence(7, 'p')]);
     const error = await failure(importNdjson(app, [[line(1), line(2), line(7)].join('\n')]));
     expect(error.code).toBe('CONFLICT');
     expect(error.message).toMatch(/^line 3: record_id p-7 already exists/);
-    expect(rows()).toBe(1);
+    expect(await rows()).toBe(1);
   });
 
   it('fills a default project for lines without one', async () => {
@@ -100,6 +117,25 @@ describe('importNdjson', () => {
     expect(result.projects[0]?.project_id).toBe('cli-project');
     const error = await failure(importNdjson(app, [JSON.stringify(bare)]));
     expect(error.message).toMatch(/line 1: project_id/);
+  });
+});
+
+// SQLite stages in a TEMP table that dies with its connection (the kill test below); PostgreSQL in a real table.
+describe.each(testBackends.filter((backend) => backend.name === 'postgres'))('import staging on $name', (backend) => {
+  const t = appPerTest(backend);
+  it('removes staging rows an import killed more than a day ago left behind', async () => {
+    const { app } = t();
+    const stale = `${encodeTime(Date.now() - 25 * 3600 * 1000, 10)}${'0'.repeat(16)}`;
+    const recent = `${encodeTime(Date.now() - 3600 * 1000, 10)}${'0'.repeat(16)}`;
+    for (const id of [stale, recent]) {
+      await app.database.run(
+        'INSERT INTO audit_staging (import_id, line, record_id, project_id, schema_key, timestamp, payload) VALUES (?, 1, ?, ?, ?, ?, ?)',
+        [id, 'r', 'p', 'score_records', '2026-01-01T00:00:00.000Z', '{}'],
+      );
+    }
+    await importNdjson(app, [line(0)]);
+    const left = await app.database.all(z.object({ import_id: z.string() }), 'SELECT import_id FROM audit_staging');
+    expect(left.map((row) => row.import_id)).toEqual([recent]);
   });
 });
 

@@ -1,13 +1,16 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { ulid } from 'ulid';
+import { encodeTime, ulid } from 'ulid';
+import { z } from 'zod';
 import type { App } from '../app.ts';
 import { AppError } from '../errors.ts';
-import type { Db } from '../store/db.ts';
+import type { Database, Dialect, Queryable, SqlValue } from '../store/database.ts';
+import { noteAppended } from './anchors/scheduler.ts';
+import { writeChain } from './chain-writer.ts';
+import { chainTarget } from './store.ts';
 import { formatIssues, prepareInput } from './input.ts';
 import type { PreparedInput } from './input.ts';
 import { ndjsonLines } from './ndjson.ts';
-import { writeChain } from './store.ts';
-import type { SchemaKey } from './types.ts';
+import { schemaKeys } from './types.ts';
 
 export type LineError = { line: number; message: string };
 
@@ -27,31 +30,65 @@ export type ImportOptions = {
 };
 
 const stagingBatch = 2000;
+const stagingPage = 5000;
 /** Stop reading after this many bad lines: the report is long enough to fix the file. */
 const maxReportedErrors = 100;
 
 type StagedRow = PreparedInput & { line: number };
 
 /**
- * Staging lives in a TEMP table of this connection (it shadows the old `main.audit_staging`): SQLite removes it
- * when the process ends, so an import killed mid-way leaves no rows behind, and no later import has to guess
- * which leftovers are abandoned.
+ * Staging, by back end. SQLite: a TEMP table of the app's connection (it shadows the old `main.audit_staging`);
+ * SQLite removes it when the process ends, so an import killed mid-way leaves no rows behind. PostgreSQL: the
+ * real `audit_staging` table, keyed by import id. A per-transaction TEMP table cannot serve there: pass 1 stages
+ * in short transactions while the upload streams in (a transaction held open for the whole upload would pin a
+ * pooled connection for minutes), and pass 2 must take the chain locks, which `serialized` takes at the start
+ * of its own transaction. Rows of an import killed mid-way are removed by the next import after a day (import
+ * ids are ULIDs, so they sort by start time).
  */
-const stagingStatements = (db: Db) => {
-  db.exec(`CREATE TEMP TABLE IF NOT EXISTS audit_staging (
-    import_id TEXT NOT NULL, line INTEGER NOT NULL, record_id TEXT NOT NULL, project_id TEXT NOT NULL,
-    schema_key TEXT NOT NULL, timestamp TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (import_id, line)
-  ) WITHOUT ROWID`);
-  return {
-    insert: db.prepare<[string, number, string, string, string, string, string]>(
-      'INSERT INTO audit_staging (import_id, line, record_id, project_id, schema_key, timestamp, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ),
-    read: db.prepare<[string, number, number], Omit<StagedRow, 'payloadJcs'> & { payload: string }>(
-      'SELECT line, record_id, project_id, schema_key, timestamp, payload FROM audit_staging WHERE import_id = ? AND line > ? ORDER BY line LIMIT ?',
-    ),
-    clear: db.prepare<[string]>('DELETE FROM audit_staging WHERE import_id = ?'),
-  };
+const prepareStaging = async (database: Database): Promise<void> => {
+  if (database.dialect === 'sqlite') {
+    await database.exec(`CREATE TEMP TABLE IF NOT EXISTS audit_staging (
+      import_id TEXT NOT NULL, line INTEGER NOT NULL, record_id TEXT NOT NULL, project_id TEXT NOT NULL,
+      schema_key TEXT NOT NULL, timestamp TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (import_id, line)
+    ) WITHOUT ROWID`);
+  }
 };
+const staleAfterMs = 24 * 60 * 60 * 1000;
+const clearStale = async (database: Database, now: Date): Promise<void> => {
+  if (database.dialect === 'postgres') {
+    await database.run('DELETE FROM audit_staging WHERE import_id < ?', [encodeTime(now.getTime() - staleAfterMs, 10)]);
+  }
+};
+
+/** Staged rows per INSERT statement (a round trip each on PostgreSQL; 7 values a row, well under its limit). */
+const rowsPerStagingInsert: Record<Dialect, number> = { sqlite: 1, postgres: 500 };
+const stagingInsertSql = (rows: number): string =>
+  `INSERT INTO audit_staging (import_id, line, record_id, project_id, schema_key, timestamp, payload) VALUES ${Array.from(
+    { length: rows },
+    () => '(?, ?, ?, ?, ?, ?, ?)',
+  ).join(', ')}`;
+
+const stage = (database: Database, importId: string, rows: readonly StagedRow[]): Promise<void> =>
+  database.transaction(async (tx) => {
+    const perInsert = rowsPerStagingInsert[database.dialect];
+    for (let first = 0; first < rows.length; first += perInsert) {
+      const slice = rows.slice(first, first + perInsert);
+      const values: SqlValue[] = [];
+      for (const r of slice) values.push(importId, r.line, r.record_id, r.project_id, r.schema_key, r.timestamp, r.payloadJcs);
+      await tx.run(stagingInsertSql(slice.length), values);
+    }
+  });
+
+const stagedRow = z.object({
+  line: z.number(),
+  record_id: z.string(),
+  project_id: z.string(),
+  schema_key: z.enum(schemaKeys),
+  timestamp: z.string(),
+  payload: z.string(),
+});
+const readStagedSql =
+  'SELECT line, record_id, project_id, schema_key, timestamp, payload FROM audit_staging WHERE import_id = ? AND line > ? ORDER BY line LIMIT ?';
 
 const withDefaultProject = (raw: unknown, defaultProjectId: string | undefined): unknown =>
   defaultProjectId !== undefined && typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('project_id' in raw)
@@ -69,13 +106,14 @@ export const importNdjson = async (
   source: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   options: ImportOptions = {},
 ): Promise<ImportResult> => {
-  const st = stagingStatements(app.db);
+  const { database } = app;
+  await prepareStaging(database);
+  await clearStale(database, app.now());
   const importId = ulid(app.now().getTime());
   const errors: LineError[] = [];
   const batch: StagedRow[] = [];
-  const stage = app.db.transaction((rows: StagedRow[]) => {
-    for (const r of rows) st.insert.run(importId, r.line, r.record_id, r.project_id, r.schema_key, r.timestamp, r.payloadJcs);
-  });
+  /** Every project the import touches: pass 2 takes their chain locks. */
+  const projects = new Set<string>();
   let lines = 0;
   let staged = 0;
   try {
@@ -97,8 +135,9 @@ export const importNdjson = async (
         continue;
       }
       batch.push({ ...result.value, line: line.number });
+      projects.add(result.value.project_id);
       if (batch.length >= stagingBatch) {
-        stage(batch.splice(0));
+        await stage(database, importId, batch.splice(0));
         staged += stagingBatch;
         options.onProgress?.(options.totalBytes ? line.bytesRead : staged, options.totalBytes ?? null, `validated ${staged} records`);
         options.signal?.throwIfAborted();
@@ -116,31 +155,35 @@ export const importNdjson = async (
       );
     }
     staged += batch.length;
-    stage(batch.splice(0));
+    await stage(database, importId, batch.splice(0));
     options.onProgress?.(options.totalBytes ?? staged, options.totalBytes ?? null, `chaining ${staged} records`);
-    return { lines, imported: staged, projects: commitStaged(app, st, importId) };
+    const spans = await commitStaged(app, importId, [...projects]);
+    noteAppended(app, projects);
+    return { lines, imported: staged, projects: spans };
   } finally {
-    st.clear.run(importId);
+    await database.run('DELETE FROM audit_staging WHERE import_id = ?', [importId]);
   }
 };
 
-/** Pass 2: chains the staged rows in line order in one transaction; a duplicate record_id names its line. */
-const commitStaged = (app: App, st: ReturnType<typeof stagingStatements>, importId: string): ImportResult['projects'] => {
-  let currentLine = 0;
-  function* staged(): Generator<PreparedInput> {
-    for (;;) {
-      const rows = st.read.all(importId, currentLine, 5000);
-      for (const row of rows) {
-        currentLine = row.line;
-        yield { ...row, schema_key: row.schema_key as SchemaKey, payloadJcs: row.payload };
-      }
-      if (rows.length < 5000) return;
-    }
+/** The staged rows of an import in line order, in keyset pages (bounded memory at any size). */
+async function* stagedPages(db: Queryable, importId: string): AsyncGenerator<StagedRow[]> {
+  let after = 0;
+  for (;;) {
+    const rows = await db.all(stagedRow, readStagedSql, [importId, after, stagingPage]);
+    yield rows.map(({ payload, ...row }) => ({ ...row, payloadJcs: payload }));
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < stagingPage) return;
+    after = last.line;
   }
+}
+
+/** Pass 2: chains the staged rows in line order in one transaction; a duplicate record_id names its line. */
+const commitStaged = async (app: App, importId: string, projectIds: readonly string[]): Promise<ImportResult['projects']> => {
   const spans = new Map<string, ImportResult['projects'][number]>();
-  writeChain(app, staged(), {
+  await writeChain(chainTarget(app), projectIds, (tx) => stagedPages(tx, importId), {
     collect: false,
-    label: () => `line ${currentLine}`,
+    recordedAt: app.now().toISOString(),
+    label: (input) => `line ${input.line}`,
     onWritten: (projectId, seq, hash) => {
       const span = spans.get(projectId);
       if (span === undefined) spans.set(projectId, { project_id: projectId, first_seq: seq, last_seq: seq, head_hash: hash });

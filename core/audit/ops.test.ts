@@ -1,17 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type App, type ProgressEvent, createApp } from '../app.ts';
+import { describe, expect, it } from 'vitest';
+import type { App, ProgressEvent } from '../app.ts';
+import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { dispatch } from '../ops/dispatch.ts';
 import { exampleEvidence } from './examples.ts';
 
 let app: App;
-afterEach(() => app?.close());
 const actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] } as const;
 const call = (name: string, input: unknown, requestId?: string) =>
   dispatch(name, input, { app, actor, ...(requestId ? { requestId } : {}) });
 
-describe('audit ops', () => {
+describe.each(testBackends)('audit ops on $name', (backend) => {
+  const t = appPerTest(backend);
   it('import with progress, then projects, query and verify', async () => {
-    app = createApp({ dataDir: ':memory:', env: {} });
+    app = t().app;
     const events: ProgressEvent[] = [];
     app.events.on('progress', (e) => events.push(e));
     const text = Array.from({ length: 5000 }, (_, i) => JSON.stringify(exampleEvidence(i, 'demo'))).join('\n');
@@ -31,7 +32,7 @@ describe('audit ops', () => {
   });
 
   it('reports errors as coded envelopes', async () => {
-    app = createApp({ dataDir: ':memory:', env: {} });
+    app = t().app;
     expect(await call('audit.importNdjson', { text: '{}\n' })).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION', message: expect.stringContaining('line 1') },

@@ -5,7 +5,7 @@ import { importNdjson } from './import.ts';
 import { projectIdSchema } from './input.ts';
 import { textChunks } from './ndjson.ts';
 import { listProjects, queryEvidence } from './query.ts';
-import { appendEvidence } from './store.ts';
+import { appendEvidenceAsync } from './store.ts';
 import { schemaKeys } from './types.ts';
 import { verifyChain } from './verify.ts';
 
@@ -25,7 +25,7 @@ export const auditOps = {
     access: 'write',
     tier: 'api',
     handler: async (input, ctx) => {
-      const records = appendEvidence(ctx.app, input.records);
+      const records = await appendEvidenceAsync(ctx.app, input.records);
       return {
         imported: records.length,
         records: records.map(({ seq, record_id, project_id, hash }) => ({ seq, record_id, project_id, hash })),
@@ -71,7 +71,7 @@ export const auditOps = {
     input: z.object({}),
     access: 'read',
     tier: 'api',
-    handler: async (_input, ctx) => ({ projects: listProjects(ctx.app) }),
+    handler: async (_input, ctx) => ({ projects: await listProjects(ctx.app) }),
   }),
   'audit.importNdjson': defineOp({
     summary: 'Import NDJSON evidence text (one record per line), all or nothing, with progress',
@@ -107,7 +107,7 @@ export const auditOps = {
     access: 'read',
     tier: 'api',
     handler: async (input, ctx) => ({
-      anchors: listAnchors(ctx.app, input.project_id, input.from_seq ?? 1, Number.MAX_SAFE_INTEGER, input.limit),
+      anchors: await listAnchors(ctx.app, input.project_id, input.from_seq ?? 1, Number.MAX_SAFE_INTEGER, input.limit),
     }),
     http: { method: 'GET', path: '/v1/audit/anchors/:project_id', errorField: 'error' },
   }),

@@ -1,8 +1,7 @@
+import { z } from 'zod';
 import type { App } from '../app.ts';
-import { service } from '../app.ts';
-import type { Db } from '../store/db.ts';
-import { dayBounds, rowToRecord } from './store.ts';
-import type { EvidenceRow } from './store.ts';
+import { recordColumns } from './chain-writer.ts';
+import { dayBounds, evidenceRow, rowToRecord } from './store.ts';
 import { schemaKeys } from './types.ts';
 import type { EvidenceRecord, SchemaKey } from './types.ts';
 
@@ -30,38 +29,31 @@ export type EvidencePage = {
 };
 
 const filter = `project_id = ? AND timestamp >= ? AND timestamp < ? AND (? = '' OR schema_key = ?)`;
-const statements = (db: Db) => ({
-  page: db.prepare<[string, string, string, string, string, number, number, number], EvidenceRow>(
-    `SELECT seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash
-       FROM audit_records WHERE ${filter} AND seq > ? ORDER BY seq LIMIT ? OFFSET ?`,
-  ),
-  total: db.prepare<[string, string, string, string, string], { n: number }>(`SELECT count(*) AS n FROM audit_records WHERE ${filter}`),
-  projects: db.prepare<[], { project_id: string; head_seq: number; head_hash: string; updated_at: string }>(
-    'SELECT project_id, head_seq, head_hash, updated_at FROM audit_chain_heads ORDER BY project_id',
-  ),
-  projectCounts: db.prepare<[], { project_id: string; schema_key: string; n: number }>(
-    'SELECT project_id, schema_key, count(*) AS n FROM audit_records GROUP BY project_id, schema_key',
-  ),
-});
-const queries = (app: App) => service(app, 'audit.queries', () => statements(app.db));
+const pageSql = `SELECT ${recordColumns} FROM audit_records WHERE ${filter} AND seq > ? ORDER BY seq LIMIT ? OFFSET ?`;
+const totalSql = `SELECT count(*) AS n FROM audit_records WHERE ${filter}`;
 
 /** One page of a project's records in chain order, filtered by schema key and inclusive UTC date range. */
-export const queryEvidence = (app: App, q: EvidenceQuery): EvidencePage => {
+export const queryEvidence = async (app: App, q: EvidenceQuery): Promise<EvidencePage> => {
   const { start, end } = dayBounds(q.from, q.to);
   const key = q.schemaKey ?? '';
-  const st = queries(app);
   const offset = q.cursor === undefined && q.page !== undefined ? (q.page - 1) * q.limit : 0;
-  // One extra row tells whether another page exists without a second query.
-  const rows = st.page.all(q.projectId, start, end, key, key, q.cursor ?? 0, q.limit + 1, offset);
-  const records = rows.slice(0, q.limit).map(rowToRecord);
-  const total = st.total.get(q.projectId, start, end, key, key)?.n ?? 0;
-  return {
-    records,
-    next_cursor: rows.length > q.limit ? (records.at(-1)?.seq ?? null) : null,
-    total,
-    page: q.cursor === undefined ? (q.page ?? 1) : null,
-    limit: q.limit,
-  };
+  // Page and total from one snapshot, so the total counts the records the pages are drawn from.
+  const snapshot = await app.database.snapshot();
+  try {
+    // One extra row tells whether another page exists without a second query.
+    const rows = await snapshot.all(evidenceRow, pageSql, [q.projectId, start, end, key, key, q.cursor ?? 0, q.limit + 1, offset]);
+    const records = rows.slice(0, q.limit).map(rowToRecord);
+    const total = (await snapshot.one(countRow, totalSql, [q.projectId, start, end, key, key]))?.n ?? 0;
+    return {
+      records,
+      next_cursor: rows.length > q.limit ? (records.at(-1)?.seq ?? null) : null,
+      total,
+      page: q.cursor === undefined ? (q.page ?? 1) : null,
+      limit: q.limit,
+    };
+  } finally {
+    await snapshot.close();
+  }
 };
 
 export type ProjectSummary = {
@@ -73,27 +65,44 @@ export type ProjectSummary = {
   updated_at: string;
 };
 
+const countRow = z.object({ n: z.number() });
+const headRow = z.object({ project_id: z.string(), head_seq: z.number(), head_hash: z.string(), updated_at: z.string() });
+const projectCountRow = z.object({ project_id: z.string(), schema_key: z.enum(schemaKeys), n: z.number() });
+const zeroCounts = (): Record<SchemaKey, number> => Object.fromEntries(schemaKeys.map((k) => [k, 0])) as Record<SchemaKey, number>;
+
 /** Every project with records: counts per schema key and its chain head. */
-export const listProjects = (app: App): ProjectSummary[] => {
-  const st = queries(app);
-  const counts = new Map<string, Record<SchemaKey, number>>();
-  for (const row of st.projectCounts.all()) {
-    let perKey = counts.get(row.project_id);
-    if (perKey === undefined) {
-      perKey = Object.fromEntries(schemaKeys.map((k) => [k, 0])) as Record<SchemaKey, number>;
-      counts.set(row.project_id, perKey);
+export const listProjects = async (app: App): Promise<ProjectSummary[]> => {
+  const snapshot = await app.database.snapshot();
+  try {
+    const counts = new Map<string, Record<SchemaKey, number>>();
+    const rows = await snapshot.all(
+      projectCountRow,
+      'SELECT project_id, schema_key, count(*) AS n FROM audit_records GROUP BY project_id, schema_key',
+    );
+    for (const row of rows) {
+      let perKey = counts.get(row.project_id);
+      if (perKey === undefined) {
+        perKey = zeroCounts();
+        counts.set(row.project_id, perKey);
+      }
+      perKey[row.schema_key] = row.n;
     }
-    perKey[row.schema_key as SchemaKey] = row.n;
+    const heads = await snapshot.all(
+      headRow,
+      'SELECT project_id, head_seq, head_hash, updated_at FROM audit_chain_heads ORDER BY project_id',
+    );
+    return heads.map((head) => {
+      const perKey = counts.get(head.project_id) ?? zeroCounts();
+      return {
+        project_id: head.project_id,
+        record_count: Object.values(perKey).reduce((a, b) => a + b, 0),
+        counts: perKey,
+        head_seq: head.head_seq,
+        head_hash: head.head_hash,
+        updated_at: head.updated_at,
+      };
+    });
+  } finally {
+    await snapshot.close();
   }
-  return st.projects.all().map((head) => {
-    const perKey = counts.get(head.project_id) ?? (Object.fromEntries(schemaKeys.map((k) => [k, 0])) as Record<SchemaKey, number>);
-    return {
-      project_id: head.project_id,
-      record_count: Object.values(perKey).reduce((a, b) => a + b, 0),
-      counts: perKey,
-      head_seq: head.head_seq,
-      head_hash: head.head_hash,
-      updated_at: head.updated_at,
-    };
-  });
 };

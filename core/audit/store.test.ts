@@ -1,19 +1,16 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type App, createApp } from '../app.ts';
 import { AppError } from '../errors.ts';
+import { type TestBackend, appPerTest, testBackends } from '../test-support/backends.ts';
 import { GENESIS_HASH, computeRecordHash, hashWithCanonicalPayload, jcs } from './chain.ts';
 import { examplePayloads, exampleEvidence } from './examples.ts';
-import { appendEvidence, countEvidence, iterateChain, iterateEvidence } from './store.ts';
+import { appendEvidence, appendEvidenceAsync, chainRows, countEvidence, evidenceRows, iterateEvidence } from './store.ts';
 import type { EvidenceInput } from './types.ts';
 
-let app: App;
-const open = (now = new Date('2026-03-01T12:00:00.000Z')): App => {
-  app = createApp({ dataDir: ':memory:', env: {}, now: () => now });
-  return app;
-};
-afterEach(() => app?.close());
+const now = new Date('2026-03-01T12:00:00.000Z');
 
 const score = (over: Partial<EvidenceInput> = {}): EvidenceInput => ({
   project_id: 'p1',
@@ -21,10 +18,9 @@ const score = (over: Partial<EvidenceInput> = {}): EvidenceInput => ({
   payload: examplePayloads.score_records,
   ...over,
 });
-const rowCount = (): number => (app.db.prepare('SELECT count(*) AS n FROM audit_records').get() as { n: number }).n;
-const thrown = (fn: () => unknown): AppError => {
+const thrown = async (work: Promise<unknown>): Promise<AppError> => {
   try {
-    fn();
+    await work;
   } catch (error) {
     if (error instanceof AppError) return error;
     throw error;
@@ -32,10 +28,22 @@ const thrown = (fn: () => unknown): AppError => {
   throw new Error('expected an AppError');
 };
 
-describe('appendEvidence', () => {
-  it('chains records per project from seq 1 with the contract hash', () => {
-    open();
-    const records = appendEvidence(app, [score(), score({ project_id: 'p2' }), score({ record_id: 'r-3' })]);
+/** A fresh app per test on `backend`, with its record count and an append. */
+const appendingApp = (backend: TestBackend) => {
+  const t = appPerTest(backend, { now: () => now });
+  return {
+    t,
+    rowCount: async (): Promise<number> =>
+      (await t().app.database.one(z.object({ n: z.number() }), 'SELECT count(*) AS n FROM audit_records'))?.n ?? -1,
+    append: (inputs: EvidenceInput[]) => appendEvidenceAsync(t().app, inputs),
+  };
+};
+
+describe.each(testBackends)('appendEvidenceAsync on $name', (backend) => {
+  const { rowCount, append } = appendingApp(backend);
+
+  it('chains records per project from seq 1 with the contract hash', async () => {
+    const records = await append([score(), score({ project_id: 'p2' }), score({ record_id: 'r-3' })]);
     expect(records.map((r) => [r.project_id, r.seq])).toEqual([
       ['p1', 1],
       ['p2', 1],
@@ -55,9 +63,26 @@ describe('appendEvidence', () => {
       .digest('hex');
     expect(hash).toBe(expected);
     expect(computeRecordHash(rest)).toBe(expected);
-    expect(appendEvidence(app, [score()])[0]?.seq).toBe(3);
+    expect((await append([score()]))[0]?.seq).toBe(3);
   });
 
+  it('names a duplicate inside a batch larger than one INSERT, and the rows before it are not kept', async () => {
+    const batch = Array.from({ length: 2500 }, (_, i) => score({ record_id: `r${i}` }));
+    batch[2345] = score({ record_id: 'r17' });
+    const error = await thrown(append(batch));
+    expect(error.code).toBe('CONFLICT');
+    expect(error.message).toMatch(/^record 2345: record_id r17 /);
+    expect(await rowCount()).toBe(0);
+    await append([score({ record_id: 'taken' })]);
+    const again = await thrown(
+      append([...Array.from({ length: 1500 }, (_, i) => score({ record_id: `s${i}` })), score({ record_id: 'taken' })]),
+    );
+    expect(again.message).toMatch(/^record 1500: record_id taken /);
+    expect(await rowCount()).toBe(1);
+  });
+});
+
+describe('record hash', () => {
   it('hashes the same with the fast path for non-ASCII and nested payloads', () => {
     const payload = { z: 'Zoë ☃ 😀', a: [1, 2.5, { y: null, b: true }], '€': 1e21, é: -0 };
     const base = {
@@ -87,65 +112,74 @@ describe('appendEvidence', () => {
     expect(() => jcs({ bad: '\uD800' })).toThrow(/surrogate/);
     expect(() => jcs([Number.NaN])).toThrow();
   });
+});
 
-  it('normalises event time to UTC and keeps recorded time separate', () => {
-    open();
-    const [r] = appendEvidence(app, [score({ timestamp: '2026-01-01T01:30:00+02:00' })]);
+describe.each(testBackends)('appendEvidenceAsync input rules on $name', (backend) => {
+  const { t, rowCount, append } = appendingApp(backend);
+
+  it('normalises event time to UTC and keeps recorded time separate', async () => {
+    const [r] = await append([score({ timestamp: '2026-01-01T01:30:00+02:00' })]);
     expect(r?.timestamp).toBe('2025-12-31T23:30:00.000Z');
     expect(r?.recorded_at).toBe('2026-03-01T12:00:00.000Z');
   });
 
-  it('writes nothing of a batch with one invalid record and names it', () => {
-    open();
+  it('writes nothing of a batch with one invalid record and names it', async () => {
     const bad = score({ payload: { ...examplePayloads.score_records, vlaue: 1 } });
-    const error = thrown(() => appendEvidence(app, [score(), score(), bad]));
+    const error = await thrown(append([score(), score(), bad]));
     expect(error.code).toBe('VALIDATION');
     expect(error.message).toMatch(/record 2: .*vlaue/);
-    expect(rowCount()).toBe(0);
-    expect(appendEvidence(app, [score()])[0]?.seq).toBe(1);
+    expect(await rowCount()).toBe(0);
+    expect((await append([score()]))[0]?.seq).toBe(1);
   });
 
-  it('rejects a duplicate record_id with CONFLICT and writes nothing of the batch', () => {
-    open();
-    appendEvidence(app, [score({ record_id: 'dup' })]);
-    const error = thrown(() => appendEvidence(app, [score({ record_id: 'fresh' }), score({ record_id: 'dup' })]));
+  it('rejects a duplicate record_id with CONFLICT and writes nothing of the batch', async () => {
+    await append([score({ record_id: 'dup' })]);
+    const error = await thrown(append([score({ record_id: 'fresh' }), score({ record_id: 'dup' })]));
     expect(error.code).toBe('CONFLICT');
-    expect(error.message).toContain('dup');
-    expect(rowCount()).toBe(1);
-    expect(thrown(() => appendEvidence(app, [score({ record_id: 'x' }), score({ record_id: 'x' })])).code).toBe('CONFLICT');
-    expect(rowCount()).toBe(1);
+    expect(error.message).toContain('record 1: record_id dup');
+    expect(await rowCount()).toBe(1);
+    expect((await thrown(append([score({ record_id: 'x' }), score({ record_id: 'x' })]))).code).toBe('CONFLICT');
+    expect(await rowCount()).toBe(1);
     // The same record_id in another project is a different record.
-    expect(appendEvidence(app, [score({ project_id: 'other', record_id: 'dup' })])).toHaveLength(1);
-    const head = app.db.prepare("SELECT head_seq FROM audit_chain_heads WHERE project_id = 'p1'").get() as { head_seq: number };
-    expect(head.head_seq).toBe(1);
+    expect(await append([score({ project_id: 'other', record_id: 'dup' })])).toHaveLength(1);
+    const head = await t().app.database.one(
+      z.object({ head_seq: z.number() }),
+      "SELECT head_seq FROM audit_chain_heads WHERE project_id = 'p1'",
+    );
+    expect(head?.head_seq).toBe(1);
   });
 
-  it('rejects unknown schema keys, bad ids and oversized payloads', () => {
-    open();
-    expect(thrown(() => appendEvidence(app, [{ ...score(), schema_key: 'scores' as never }])).code).toBe('VALIDATION');
-    expect(thrown(() => appendEvidence(app, [score({ project_id: '../etc' })])).code).toBe('VALIDATION');
+  it('rejects unknown schema keys, bad ids and oversized payloads', async () => {
+    expect((await thrown(append([{ ...score(), schema_key: 'scores' as never }]))).code).toBe('VALIDATION');
+    expect((await thrown(append([score({ project_id: '../etc' })]))).code).toBe('VALIDATION');
     const huge = { ...examplePayloads.score_records, extra: { blob: 'x'.repeat(70_000) } };
-    expect(thrown(() => appendEvidence(app, [score({ payload: huge })])).message).toMatch(/larger than/);
+    expect((await thrown(append([score({ payload: huge })]))).message).toMatch(/larger than/);
   });
 });
 
-describe('range reads', () => {
+describe.each(testBackends)('range reads on $name', (backend) => {
+  const t = appPerTest(backend, { now: () => now });
   const at = (timestamp: string, record_id: string): EvidenceInput => score({ timestamp, record_id });
+  const read = async (q: Parameters<typeof evidenceRows>[1]) => {
+    const rows = [];
+    for await (const row of evidenceRows(t().app.database, q)) rows.push(row);
+    return rows;
+  };
 
-  it('treats from/to as inclusive UTC days', () => {
-    open();
-    appendEvidence(app, [
+  it('treats from/to as inclusive UTC days', async () => {
+    const { app } = t();
+    await appendEvidenceAsync(app, [
       at('2026-01-31T23:59:59.999Z', 'before'),
       at('2026-02-01T00:00:00.000Z', 'first-instant'),
       at('2026-02-01T01:00:00+02:00', 'offset-before'), // 2026-01-31T23:00Z
       at('2026-02-28T23:59:59.999Z', 'last-instant'),
       at('2026-03-01T00:00:00.000Z', 'after'),
     ]);
-    const ids = [...iterateEvidence(app, { projectId: 'p1', from: '2026-02-01', to: '2026-02-28' })].map((r) => r.record_id);
+    const ids = (await read({ projectId: 'p1', from: '2026-02-01', to: '2026-02-28' })).map((r) => r.record_id);
     expect(ids).toEqual(['first-instant', 'last-instant']);
-    expect([...iterateEvidence(app, { projectId: 'p1', from: '2026-03-01' })].map((r) => r.record_id)).toEqual(['after']);
-    expect([...iterateEvidence(app, { projectId: 'p1', to: '2026-01-31' })]).toHaveLength(2);
-    expect(countEvidence(app, { projectId: 'p1', from: '2026-02-01', to: '2026-02-28' })).toEqual({
+    expect((await read({ projectId: 'p1', from: '2026-03-01' })).map((r) => r.record_id)).toEqual(['after']);
+    expect(await read({ projectId: 'p1', to: '2026-01-31' })).toHaveLength(2);
+    expect(await countEvidence(app.database, { projectId: 'p1', from: '2026-02-01', to: '2026-02-28' })).toEqual({
       score_records: 2,
       bias_reports: 0,
       prri_records: 0,
@@ -153,24 +187,47 @@ describe('range reads', () => {
       pii_detections: 0,
       gate_evaluations: 0,
     });
-    expect(() => [...iterateEvidence(app, { projectId: 'p1', from: '2026-02-30x' })]).toThrow(/YYYY-MM-DD/);
+    await expect(read({ projectId: 'p1', from: '2026-02-30x' })).rejects.toThrow(/YYYY-MM-DD/);
   });
 
-  it('iterates across internal pages in seq order, by key, and chain segments', () => {
-    open();
-    appendEvidence(
+  it('iterates across internal pages in seq order, by key, and chain segments', async () => {
+    const { app } = t();
+    await appendEvidenceAsync(
       app,
       Array.from({ length: 2500 }, (_, i) => exampleEvidence(i, 'big')),
     );
-    const all = [...iterateEvidence(app, { projectId: 'big' })];
+    const all = await read({ projectId: 'big' });
     expect(all).toHaveLength(2500);
     expect(all.every((r, i) => r.seq === i + 1)).toBe(true);
-    const drift = [...iterateEvidence(app, { projectId: 'big', schemaKey: 'drift_events' })];
+    const drift = await read({ projectId: 'big', schemaKey: 'drift_events' });
     expect(drift).toHaveLength(417); // keys cycle; 2500 = 6 * 416 + 4, drift is the 4th key
     expect(drift.every((r) => r.schema_key === 'drift_events')).toBe(true);
-    const segment = [...iterateChain(app, 'big', 999, 2001)];
+    const segment = [];
+    for await (const row of chainRows(app.database, 'big', 999, 2001)) segment.push(row);
     expect(segment.map((r) => r.seq)).toEqual(Array.from({ length: 1003 }, (_, i) => 999 + i));
     expect(segment[1]?.prev_hash).toBe(segment[0]?.hash);
-    expect(countEvidence(app, { projectId: 'big' }).score_records).toBe(417);
+    expect((await countEvidence(app.database, { projectId: 'big' })).score_records).toBe(417);
+  });
+});
+
+describe('appendEvidence (synchronous, SQLite only: for callers not yet on app.database)', () => {
+  let app: App;
+  afterEach(() => app?.close());
+
+  it('links, reads back and refuses duplicates like appendEvidenceAsync', async () => {
+    app = createApp({ dataDir: ':memory:', env: {}, now: () => now });
+    const sync = appendEvidence(app, [score({ record_id: 'a' }), score({ record_id: 'b', project_id: 'p2' })]);
+    const later = await appendEvidenceAsync(app, [score({ record_id: 'c' })]);
+    expect([...sync, ...later].map((r) => [r.project_id, r.seq])).toEqual([
+      ['p1', 1],
+      ['p2', 1],
+      ['p1', 2],
+    ]);
+    expect(later[0]?.prev_hash).toBe(sync[0]?.hash);
+    expect([...iterateEvidence(app, { projectId: 'p1' })].map((r) => r.record_id)).toEqual(['a', 'c']);
+    expect(() => appendEvidence(app, [score({ record_id: 'fresh' }), score({ record_id: 'a' })])).toThrow(
+      /record 1: record_id a already exists/,
+    );
+    expect([...iterateEvidence(app, { projectId: 'p1' })]).toHaveLength(2);
   });
 });

@@ -1,9 +1,12 @@
+import { z } from 'zod';
 import type { App } from '../app.ts';
 import { service } from '../app.ts';
 import { AppError } from '../errors.ts';
+import type { Queryable } from '../store/database.ts';
 import type { Db } from '../store/db.ts';
+import { sqliteDatabase } from '../store/sqlite-database.ts';
 import { noteAppended } from './anchors/scheduler.ts';
-import { GENESIS_HASH, hashWithCanonicalPayload } from './chain.ts';
+import { type ChainTarget, recordColumns as columns, writeChain, writeChainSync } from './chain-writer.ts';
 import { formatIssues, prepareInput } from './input.ts';
 import type { PreparedInput } from './input.ts';
 import { schemaKeys } from './types.ts';
@@ -17,126 +20,30 @@ export const rowToRecord = (row: EvidenceRow): EvidenceRecord => ({
   payload: JSON.parse(row.payload) as Record<string, unknown>,
 });
 
-const columns = 'seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash';
+/** A stored row, checked on the way in (PostgreSQL and SQLite give the same shape). */
+export const evidenceRow: z.ZodType<EvidenceRow> = z.object({
+  seq: z.number(),
+  record_id: z.string(),
+  project_id: z.string(),
+  schema_key: z.enum(schemaKeys),
+  timestamp: z.string(),
+  recorded_at: z.string(),
+  payload: z.string(),
+  prev_hash: z.string(),
+  hash: z.string(),
+});
 
-/** Prepared statements, compiled once per app. */
+const byRangeSql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq > ? AND timestamp >= ? AND timestamp < ?
+  AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ?`;
+const chainSql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ?`;
+
+/** Prepared statements on the SQLite connection, for the code not yet on `app.database` (bundle anchors, tests). */
 const statements = (db: Db) => ({
-  head: db.prepare<[string], { head_seq: number; head_hash: string }>(
-    'SELECT head_seq, head_hash FROM audit_chain_heads WHERE project_id = ?',
-  ),
-  insertRaw: db.prepare<[number, string, string, string, string, string, string, string, string]>(
-    `INSERT INTO audit_records (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ),
-  setHead: db.prepare<[string, number, string, string]>(
-    `INSERT INTO audit_chain_heads (project_id, head_seq, head_hash, updated_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (project_id) DO UPDATE SET head_seq = excluded.head_seq, head_hash = excluded.head_hash, updated_at = excluded.updated_at`,
-  ),
-  chain: db.prepare<[string, number, number, number], EvidenceRow>(
-    `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ?`,
-  ),
-  byRange: db.prepare<[string, number, string, string, string, string, number], EvidenceRow>(
-    `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq > ? AND timestamp >= ? AND timestamp < ?
-       AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ?`,
-  ),
-  counts: db.prepare<[string, string, string], { schema_key: string; n: number }>(
-    `SELECT schema_key, count(*) AS n FROM audit_records WHERE project_id = ? AND timestamp >= ? AND timestamp < ?
-     GROUP BY schema_key`,
-  ),
+  chain: db.prepare<[string, number, number, number], EvidenceRow>(chainSql),
+  byRange: db.prepare<[string, number, string, string, string, string, number], EvidenceRow>(byRangeSql),
 });
 export type AuditStatements = ReturnType<typeof statements>;
-/** The same statements on another connection (a read snapshot). */
-export const auditStatementsFor = (db: Db): AuditStatements => statements(db);
 export const auditStatements = (app: App): AuditStatements => service(app, 'audit.statements', () => statements(app.db));
-
-/** The payload slot of a record that is hashed and stored but not returned (the stored text is the JCS). */
-const notCollected: Record<string, unknown> = Object.freeze({});
-
-const isUniqueViolation = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT');
-
-/**
- * Appends prepared inputs to their projects' chains inside one IMMEDIATE transaction (takes the write lock
- * before reading the chain heads, so concurrent writers, even other processes, serialise). All or nothing:
- * a duplicate record_id rolls the whole batch back with CONFLICT. `collect` false skips building the
- * returned records (bulk import).
- */
-export const writeChain = (
-  app: App,
-  prepared: Iterable<PreparedInput>,
-  options: {
-    collect: boolean;
-    /** Names the offending input in a CONFLICT message (import: its line number). */
-    label?: (index: number) => string;
-    onWritten?: (projectId: string, seq: number, hash: string) => void;
-  },
-): EvidenceRecord[] => {
-  const st = auditStatements(app);
-  const recordedAt = app.now().toISOString();
-  const out: EvidenceRecord[] = [];
-  const touched: string[] = [];
-  const run = app.db.transaction(() => {
-    const heads = new Map<string, { seq: number; hash: string }>();
-    let index = 0;
-    for (const input of prepared) {
-      let head = heads.get(input.project_id);
-      if (head === undefined) {
-        const row = st.head.get(input.project_id);
-        head = row ? { seq: row.head_seq, hash: row.head_hash } : { seq: 0, hash: GENESIS_HASH };
-        heads.set(input.project_id, head);
-      }
-      // One record per input in its final shape, hashed and completed in place (no copies, no shape changes):
-      // this runs per record.
-      const record: EvidenceRecord = {
-        seq: head.seq + 1,
-        record_id: input.record_id,
-        project_id: input.project_id,
-        schema_key: input.schema_key,
-        timestamp: input.timestamp,
-        recorded_at: recordedAt,
-        prev_hash: head.hash,
-        payload: notCollected,
-        hash: '',
-      };
-      record.hash = hashWithCanonicalPayload(record, input.payloadJcs);
-      try {
-        st.insertRaw.run(
-          record.seq,
-          input.record_id,
-          input.project_id,
-          input.schema_key,
-          input.timestamp,
-          recordedAt,
-          input.payloadJcs,
-          record.prev_hash,
-          record.hash,
-        );
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        const where = options.label?.(index) ?? `record ${index}`;
-        throw new AppError(
-          'CONFLICT',
-          `${where}: record_id ${input.record_id} already exists in project ${input.project_id}; nothing was written`,
-          {
-            detail: { index, record_id: input.record_id, project_id: input.project_id },
-          },
-        );
-      }
-      head.seq = record.seq;
-      head.hash = record.hash;
-      options.onWritten?.(input.project_id, record.seq, record.hash);
-      if (options.collect) {
-        record.payload = input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>);
-        out.push(record);
-      }
-      index += 1;
-    }
-    for (const [projectId, head] of heads) st.setHead.run(projectId, head.seq, head.hash, recordedAt);
-    touched.push(...heads.keys());
-  });
-  run.immediate();
-  noteAppended(app, touched);
-  return out;
-};
 
 type Inputs = readonly (EvidenceInput | Readonly<Record<string, unknown>>)[];
 
@@ -156,11 +63,11 @@ const rejectInvalid = (inputs: Inputs, now: Date): void => {
 };
 
 /**
- * Validates every input (envelope and payload schema), then appends all of them in one transaction.
- * Throws VALIDATION listing the bad indexes (nothing written) or CONFLICT on a duplicate record_id. The valid
- * case is one pass that keeps only the prepared inputs; the first invalid input hands over to rejectInvalid.
+ * Validates every input (envelope and payload schema) before anything is written. Throws VALIDATION listing the
+ * bad indexes. The valid case is one pass that keeps only the prepared inputs; the first invalid input hands
+ * over to rejectInvalid.
  */
-export const appendEvidence = (app: App, inputs: Inputs): EvidenceRecord[] => {
+const prepareAll = (app: App, inputs: Inputs): PreparedInput[] => {
   const now = app.now();
   const prepared: PreparedInput[] = [];
   for (const raw of inputs) {
@@ -169,10 +76,50 @@ export const appendEvidence = (app: App, inputs: Inputs): EvidenceRecord[] => {
     prepared.push(result.value);
   }
   if (prepared.length < inputs.length) rejectInvalid(inputs, now);
-  return writeChain(app, prepared, { collect: true });
+  return prepared;
+};
+
+/** The app's chain target: its own SQLite connection for the synchronous row path when `database` wraps it. */
+export const chainTarget = (app: App): ChainTarget => ({
+  database: app.database,
+  sqlite: app.database.dialect === 'sqlite' && app.database === sqliteDatabase(app.db) ? app.db : null,
+});
+
+const projectsOf = (prepared: readonly PreparedInput[]): string[] => [...new Set(prepared.map((input) => input.project_id))];
+
+/**
+ * Validates every input, then appends all of them to their projects' chains in one transaction on
+ * `app.database`, under each project's chain lock (any number of instances on one PostgreSQL database append
+ * to one chain without fork, gap or duplicate seq). Throws VALIDATION (nothing written) or CONFLICT on a
+ * duplicate record_id (nothing written).
+ */
+export const appendEvidenceAsync = async (app: App, inputs: Inputs): Promise<EvidenceRecord[]> => {
+  const prepared = prepareAll(app, inputs);
+  const records = await writeChain(chainTarget(app), projectsOf(prepared), () => [prepared], {
+    collect: true,
+    recordedAt: app.now().toISOString(),
+  });
+  noteAppended(app, projectsOf(prepared));
+  return records;
+};
+
+/**
+ * The same append, synchronously, for code not yet moved onto `app.database` (it runs inside their own
+ * `app.db` transactions): SQLite only, same validation, linking and errors as appendEvidenceAsync.
+ */
+export const appendEvidence = (app: App, inputs: Inputs): EvidenceRecord[] => {
+  if (app.database.dialect !== 'sqlite') {
+    throw new Error('appendEvidence writes the SQLite connection; on PostgreSQL call appendEvidenceAsync');
+  }
+  const prepared = prepareAll(app, inputs);
+  const records = writeChainSync(app.db, prepared, { collect: true, recordedAt: app.now().toISOString() });
+  noteAppended(app, projectsOf(prepared));
+  return records;
 };
 
 const pageSize = 1000;
+
+export type EvidenceFilter = { projectId: string; from?: string; to?: string; schemaKey?: SchemaKey };
 
 /** Start and end (exclusive) instants of an inclusive `YYYY-MM-DD` UTC date range; open ends when absent. */
 export const dayBounds = (from?: string, to?: string): { start: string; end: string } => {
@@ -192,11 +139,8 @@ export const dayBounds = (from?: string, to?: string): { start: string; end: str
  * The project's records in chain order whose event time lies in the inclusive UTC date range, optionally of
  * one schema key. Reads in pages, so it holds no statement open between yields (callers may write meanwhile).
  */
-export function* iterateEvidence(
-  app: App,
-  q: { projectId: string; from?: string; to?: string; schemaKey?: SchemaKey },
-  st: AuditStatements = auditStatements(app),
-): IterableIterator<EvidenceRecord> {
+export function* iterateEvidence(app: App, q: EvidenceFilter): IterableIterator<EvidenceRecord> {
+  const st = auditStatements(app);
   const { start, end } = dayBounds(q.from, q.to);
   const key = q.schemaKey ?? '';
   let after = 0;
@@ -209,24 +153,53 @@ export function* iterateEvidence(
   }
 }
 
-/** Records fromSeq..toSeq (inclusive) of one project's chain, in order; the bundle's chain segment. */
-export function* iterateChain(app: App, projectId: string, fromSeq: number, toSeq: number): IterableIterator<EvidenceRecord> {
-  const st = auditStatements(app);
+/**
+ * iterateEvidence on either back end: keyset pages of stored rows (bounded memory at any size), from `db` (the
+ * app's database or a read snapshot).
+ */
+export async function* evidenceRows(db: Queryable, q: EvidenceFilter): AsyncGenerator<EvidenceRow> {
+  const { start, end } = dayBounds(q.from, q.to);
+  const key = q.schemaKey ?? '';
+  let after = 0;
+  for (;;) {
+    const rows = await db.all(evidenceRow, byRangeSql, [q.projectId, after, start, end, key, key, pageSize]);
+    yield* rows;
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < pageSize) return;
+    after = last.seq;
+  }
+}
+
+/** Stored rows fromSeq..toSeq (inclusive) of one project's chain, in order, in keyset pages: the bundle's chain segment. */
+export async function* chainRows(
+  db: Queryable,
+  projectId: string,
+  fromSeq: number,
+  toSeq: number,
+  rowsPerPage = pageSize,
+): AsyncGenerator<EvidenceRow> {
   let next = fromSeq;
   while (next <= toSeq) {
-    const rows = st.chain.all(projectId, next, toSeq, pageSize);
-    for (const row of rows) yield rowToRecord(row);
+    const rows = await db.all(evidenceRow, chainSql, [projectId, next, toSeq, rowsPerPage]);
+    yield* rows;
     const last = rows.at(-1);
     if (last === undefined) return;
     next = last.seq + 1;
   }
 }
 
+const countsSql = `SELECT schema_key, count(*) AS n FROM audit_records WHERE project_id = ? AND timestamp >= ? AND timestamp < ?
+  GROUP BY schema_key`;
+
 /** Records per schema key (all six keys present, zero when none) in the inclusive UTC date range. */
-export const countEvidence = (app: App, q: { projectId: string; from?: string; to?: string }): Record<SchemaKey, number> => {
+export const countEvidence = async (
+  db: Queryable,
+  q: { projectId: string; from?: string; to?: string },
+): Promise<Record<SchemaKey, number>> => {
   const { start, end } = dayBounds(q.from, q.to);
   const counts = Object.fromEntries(schemaKeys.map((key) => [key, 0])) as Record<SchemaKey, number>;
-  for (const row of auditStatements(app).counts.all(q.projectId, start, end)) {
+  const rows = await db.all(z.object({ schema_key: z.string(), n: z.number() }), countsSql, [q.projectId, start, end]);
+  for (const row of rows) {
     if (row.schema_key in counts) counts[row.schema_key as SchemaKey] = row.n;
   }
   return counts;

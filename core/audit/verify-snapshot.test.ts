@@ -3,10 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { createApp } from '../app.ts';
 import { exampleEvidence } from './examples.ts';
 import { exportNdjson } from './export.ts';
-import { appendEvidence } from './store.ts';
+import { appendEvidence, appendEvidenceAsync } from './store.ts';
 import { verifyChain } from './verify.ts';
 
 const worker = join(import.meta.dirname, 'concurrency-worker.fixture.ts');
@@ -45,7 +47,7 @@ describe('consistent reads while other processes append', () => {
         verdicts.push(await verifyChain(app, 'shared'));
         let expected = 1;
         let contiguous = true;
-        for (const line of exportNdjson(app, { projectId: 'shared' })) {
+        for await (const line of exportNdjson(app, { projectId: 'shared' })) {
           if ((JSON.parse(line) as { seq: number }).seq !== expected) contiguous = false;
           expected += 1;
         }
@@ -63,4 +65,22 @@ describe('consistent reads while other processes append', () => {
       app.close();
     }
   }, 120_000);
+});
+
+describe.each(testBackends)('a read snapshot on $name', (backend) => {
+  const t = appPerTest(backend);
+  it('keeps seeing one state while another instance appends, and releases it on close', async () => {
+    const { app } = t();
+    const second = await t().second();
+    const count = z.object({ n: z.number() });
+    const records = 'SELECT count(*) AS n FROM audit_records';
+    await appendEvidenceAsync(app, [exampleEvidence(0, 'p')]);
+    const snapshot = await app.database.snapshot();
+    expect((await snapshot.one(count, records))?.n).toBe(1);
+    await appendEvidenceAsync(second, [exampleEvidence(1, 'p'), exampleEvidence(2, 'p')]);
+    expect((await snapshot.one(count, records))?.n).toBe(1);
+    expect((await app.database.one(count, records))?.n).toBe(3);
+    await snapshot.close();
+    expect(await verifyChain(app, 'p')).toMatchObject({ valid: true, head_seq: 3 });
+  });
 });

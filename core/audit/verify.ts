@@ -2,8 +2,9 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { App } from '../app.ts';
 import { AppError } from '../errors.ts';
 import { GENESIS_HASH, computeRecordHash, hashWithCanonicalPayload } from './chain.ts';
-import { openSnapshot } from '../store/snapshot.ts';
-import { type AuditStatements, auditStatementsFor, rowToRecord } from './store.ts';
+import type { Queryable } from '../store/database.ts';
+import { chainHead } from './chain-writer.ts';
+import { chainRows, rowToRecord } from './store.ts';
 import type { EvidenceRow } from './store.ts';
 
 export type ChainVerification = {
@@ -29,6 +30,9 @@ const rehash = (row: EvidenceRow): string | null => {
   }
 };
 
+/** Rows per page read, and between progress reports and event-loop turns. */
+const pageRows = 2000;
+
 const checkRow = (row: EvidenceRow, expectedSeq: number, prevHash: string): string | null => {
   if (row.seq !== expectedSeq) return `expected seq ${expectedSeq}, found ${row.seq} (record missing)`;
   if (row.prev_hash !== prevHash) return 'prev_hash does not match the previous record hash';
@@ -50,20 +54,20 @@ export const verifyChain = async (
 ): Promise<ChainVerification> => {
   // Head and every page from one read snapshot: appends while the walk runs cannot make it see a chain that
   // never existed (a head newer than the pages, or a page boundary mid-append).
-  const snapshot = openSnapshot(app);
+  const snapshot = await app.database.snapshot();
   try {
-    return await walkChain(auditStatementsFor(snapshot.db), projectId, onProgress);
+    return await walkChain(snapshot, projectId, onProgress);
   } finally {
-    snapshot.close();
+    await snapshot.close();
   }
 };
 
 const walkChain = async (
-  st: AuditStatements,
+  db: Queryable,
   projectId: string,
   onProgress?: (done: number, total: number) => void,
 ): Promise<ChainVerification> => {
-  const head = st.head.get(projectId);
+  const head = await chainHead(db, projectId);
   if (head === undefined) throw new AppError('NOT_FOUND', `No evidence for project ${projectId}`);
   const result = (checked: number, broken: number | null, reason: string | null): ChainVerification => ({
     project_id: projectId,
@@ -76,17 +80,15 @@ const walkChain = async (
   });
   let expected = 1;
   let prevHash = GENESIS_HASH;
-  for (;;) {
-    const rows = st.chain.all(projectId, expected, Number.MAX_SAFE_INTEGER, 2000);
-    for (const row of rows) {
-      const problem = checkRow(row, expected, prevHash);
-      if (problem !== null) return result(expected - 1, expected, problem);
-      prevHash = row.hash;
-      expected += 1;
+  for await (const row of chainRows(db, projectId, 1, Number.MAX_SAFE_INTEGER, pageRows)) {
+    const problem = checkRow(row, expected, prevHash);
+    if (problem !== null) return result(expected - 1, expected, problem);
+    prevHash = row.hash;
+    expected += 1;
+    if ((expected - 1) % pageRows === 0) {
+      onProgress?.(expected - 1, head.head_seq);
+      await yieldToLoop();
     }
-    if (rows.length < 2000) break;
-    onProgress?.(expected - 1, head.head_seq);
-    await yieldToLoop();
   }
   const last = expected - 1;
   if (last !== head.head_seq) return result(last, last + 1, `chain ends at seq ${last} but its head is seq ${head.head_seq}`);

@@ -60,7 +60,7 @@ describe('chain anchors (openssl ts as the TSA)', () => {
     const again = await anchorHead(fixture.app, 'p');
     expect(again).toEqual({ created: false, anchor: first.anchor });
     expect(tsa.requests()).toBe(before + 1);
-    expect(listAnchors(fixture.app, 'p').map((a) => a.seq)).toEqual([6, 18, 24, 30]);
+    expect((await listAnchors(fixture.app, 'p')).map((a) => a.seq)).toEqual([6, 18, 24, 30]);
     expect(await anchorHead(fixture.app, 'nobody')).toEqual({ created: false, anchor: null });
   });
 
@@ -113,7 +113,7 @@ describe('chain anchors (openssl ts as the TSA)', () => {
           "SELECT seq FROM audit_records WHERE project_id = 'q' AND schema_key = 'gate_evaluations' ORDER BY seq LIMIT 1",
         )
         .get();
-      dropAndRelink(insider.app, 'q', gate?.seq ?? 0);
+      await dropAndRelink(insider.app, 'q', gate?.seq ?? 0);
       // Rebuilt with the real builder: HMAC and Ed25519 signed with the install's keys, a fresh TSA token.
       const rewritten = (await insiderClient.buildBundle('q', ['2026-04-01', '2026-04-03'])).zip_path;
       const { pem } = await exportPublicKey(insider.app);

@@ -65,7 +65,7 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
   const bundleDir = pathInside(params.outputDir, bundleId);
   const finalPath = pathInside(bundleDir, bundleFileName(params.projectId, params.range));
   const workDir = pathInside(params.outputDir, `.${bundleId}.parts`);
-  const total = Object.values(countEvidence(app, { projectId: params.projectId, from, to })).reduce((a, b) => a + b, 0);
+  const total = Object.values(await countEvidence(app.database, { projectId: params.projectId, from, to })).reduce((a, b) => a + b, 0);
   const key = await attestationKey(app);
   const hmacId = hmacKeyId(params.hmacKey);
   mkdirSync(workDir, { mode: 0o700 });
@@ -89,7 +89,7 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
     zip.addDeflated('chain_proof.json', async () => segment.chainProof);
     zip.add(
       'anchors.json',
-      single(() => jcs(bundleAnchors(app, params.projectId, segment.segment))),
+      single(async () => jcs(await bundleAnchors(app, params.projectId, segment.segment))),
       level,
     );
     zip.add(

@@ -86,7 +86,7 @@ describe('svc verify --anchors', () => {
       expect((await runSvc(['anchors', 'export', '--project', 'h', '--out', savedFile, '--data-dir', insider.dir])).code).toBe(0);
       seedDays(insider.app, 'h', [days[1] as string]);
       // Drop seq 3, re-link, replace the anchors with fresh ones of the rewritten chain, rebuild and re-sign.
-      dropAndRelink(insider.app, 'h', 3);
+      await dropAndRelink(insider.app, 'h', 3);
       insider.app.db.prepare("DELETE FROM audit_anchors WHERE project_id = 'h'").run();
       await anchorHead(insider.app, 'h');
       const rewritten = (await new SFCECClient({ app: insider.app }).buildBundle('h', [days[0] as string, days[1] as string])).zip_path;

@@ -102,13 +102,13 @@ describe('POST /v1/risk/cec and GET /v1/risk/cec/{bundle_id}', () => {
   });
 
   it('answers CEC build failed: <detail> when the build fails, 503 when it is the TSA that is down (docs/api.md)', async () => {
-    fixture.app.settings.update({ tsaUrl: 'http://127.0.0.1:9/tsa' });
+    await fixture.app.settings.update({ tsaUrl: 'http://127.0.0.1:9/tsa' });
     try {
       const res = await post({ project_id: 'web', date_range: ['2026-06-01', '2026-06-01'] });
       expect(res.statusCode).toBe(503);
       expect((res.json() as { detail: string }).detail).toMatch(/^CEC build failed: Timestamp authority/);
     } finally {
-      fixture.app.settings.update({ tsaUrl: '' });
+      await fixture.app.settings.update({ tsaUrl: '' });
     }
   });
 });

@@ -146,7 +146,7 @@ beforeAll(async () => {
       "SELECT seq FROM audit_records WHERE project_id = 'p' AND schema_key = 'gate_evaluations' AND seq > 6 ORDER BY seq LIMIT 1",
     )
     .get();
-  dropAndRelink(app, 'p', gate?.seq ?? 0);
+  await dropAndRelink(app, 'p', gate?.seq ?? 0);
   add('insider rewrite after an anchor', (await client.buildBundle('p', ['2026-02-02', '2026-02-04'])).zip_path, false);
 
   // Without a TSA: stub timestamp and Ed25519 checkpoints.

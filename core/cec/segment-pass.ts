@@ -1,16 +1,15 @@
 import { join } from 'node:path';
 import type { App } from '../app.ts';
 import { hashWithCanonicalPayload, quoteField } from '../audit/chain.ts';
-import { auditStatements, dayBounds, type EvidenceRow } from '../audit/store.ts';
+import { chainRows, type EvidenceRow, evidenceRows } from '../audit/store.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import { ChainLinker } from './chain-link.ts';
 import { chainProofHead, chainProofTail } from './chain-proof.ts';
 import { type DeflatedFile, DeflatingFile } from './deflating-file.ts';
 import type { DateRange } from './types.ts';
 
-/** Rows per read: small pages die young, which keeps garbage collection cheap. */
-const pageSize = 500;
-const pagesPerYield = 4;
+/** Rows between pauses that let timers, I/O and the deflaters catch up. */
+const rowsPerYield = 2000;
 const progressEvery = 25_000;
 
 /**
@@ -53,8 +52,6 @@ export const collectSegment = async (
   level: number,
   onProgress?: (done: number, message: string) => void,
 ): Promise<SegmentResult> => {
-  const st = auditStatements(app);
-  const { start, end } = dayBounds(from, to);
   const counts = Object.fromEntries(schemaKeys.map((key) => [key, 0])) as Record<SchemaKey, number>;
   const files = Object.fromEntries(
     schemaKeys.map((key) => [key, new DeflatingFile(join(workDir, `${key}.ndjson.deflate`), level)]),
@@ -72,41 +69,27 @@ export const collectSegment = async (
     if (hashWithCanonicalPayload(row, row.payload) !== row.hash) linker.fail(`chain: ${label} hash does not match its content`);
     linker.push(row, label);
   };
-  const witnessGap = (fromSeq: number, toSeq: number): void => {
-    let next = fromSeq;
-    while (next <= toSeq) {
-      const rows = st.chain.all(projectId, next, toSeq, pageSize);
-      for (const row of rows) {
-        check(row, `seq ${row.seq}`);
-        witnessFile.write(`${witnesses === 0 ? '' : ','}{"seq":${row.seq},"hash":"${row.hash}","prev_hash":"${row.prev_hash}"}`);
-        witnesses += 1;
-      }
-      const last = rows.at(-1);
-      if (last === undefined) return;
-      next = last.seq + 1;
+  const witnessGap = async (fromSeq: number, toSeq: number): Promise<void> => {
+    for await (const row of chainRows(app.database, projectId, fromSeq, toSeq)) {
+      check(row, `seq ${row.seq}`);
+      witnessFile.write(`${witnesses === 0 ? '' : ','}{"seq":${row.seq},"hash":"${row.hash}","prev_hash":"${row.prev_hash}"}`);
+      witnesses += 1;
     }
   };
 
   try {
-    let after = 0;
-    let pages = 0;
-    for (;;) {
-      const rows = st.byRange.all(projectId, after, start, end, '', '', pageSize);
-      for (const row of rows) {
-        if (firstSeq === null) firstSeq = row.seq;
-        else if (row.seq > lastSeq + 1) witnessGap(lastSeq + 1, row.seq - 1);
-        check(row, `seq ${row.seq}`);
-        files[row.schema_key].write(recordLine(row));
-        counts[row.schema_key] += 1;
-        records += 1;
-        lastSeq = row.seq;
-        if (records % progressEvery === 0) onProgress?.(records, `${records} records`);
-      }
-      const last = rows.at(-1);
-      if (last === undefined || rows.length < pageSize) break;
-      after = last.seq;
-      pages += 1;
-      if (pages % pagesPerYield !== 0) continue;
+    // Pages in seq order from app.database (SQLite or PostgreSQL); appends only add higher seqs, so a build
+    // running beside them reads a consistent prefix of the chain.
+    for await (const row of evidenceRows(app.database, { projectId, from, to })) {
+      if (firstSeq === null) firstSeq = row.seq;
+      else if (row.seq > lastSeq + 1) await witnessGap(lastSeq + 1, row.seq - 1);
+      check(row, `seq ${row.seq}`);
+      files[row.schema_key].write(recordLine(row));
+      counts[row.schema_key] += 1;
+      records += 1;
+      lastSeq = row.seq;
+      if (records % progressEvery === 0) onProgress?.(records, `${records} records`);
+      if (records % rowsPerYield !== 0) continue;
       // Let timers and I/O run now and then (an in-process build must not freeze the app), and let the
       // deflaters catch up so memory stays flat.
       await new Promise((resolve) => setImmediate(resolve));

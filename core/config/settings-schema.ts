@@ -264,6 +264,12 @@ export const envOnlySettings = {
     default: '',
     doc: 'PostgreSQL for a team server, several `svc serve` instances on one database (`postgres://user:password@host:5432/db`); empty: the SQLite file in the data dir. The password is never logged',
   },
+  databasePoolSize: {
+    env: 'SVC_DATABASE_POOL_SIZE',
+    schema: z.coerce.number().int().min(2).max(200),
+    default: 10,
+    doc: "connections each `svc serve` instance keeps to PostgreSQL at most (plus one that listens for settings changes); instances x this must stay below the server's `max_connections`",
+  },
   dpaFontDir: {
     env: 'SVC_DPA_FONT_DIR',
     schema: z.string(),

@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import type { Database, Queryable } from '../store/database.ts';
 import type { Db } from '../store/db.ts';
 import type { SecretStore } from './secret-store.ts';
 import {
@@ -25,12 +26,39 @@ export type SettingsView = {
 };
 
 export type SettingsService = {
+  /** Synchronous (it runs on every request): the stored values held in memory, overlaid by the environment. */
   get(): Settings;
   view(): SettingsView;
-  update(patch: SettingsPatch): SettingsView;
+  /** Validates, writes through the Database in one transaction, tells the other instances, then reloads. */
+  update(patch: SettingsPatch): Promise<SettingsView>;
+  /** Reads the stored values again (another instance changed them, or a listener reconnected). */
+  reload(): Promise<void>;
   secret(name: SecretName): string | undefined;
   setSecret(name: SecretName, value: string | null): void;
 };
+
+/** What every instance on one PostgreSQL database LISTENs on; the writer of a change sends NOTIFY in its transaction. */
+export const settingsChannel = 'svc_settings';
+
+/** The stored settings: JSON values by key, as the `settings` table holds them. */
+export type StoredSettings = Readonly<Record<string, unknown>>;
+const settingRow = z.object({ key: z.string(), value: z.string() });
+const selectStored = 'SELECT key, value FROM settings';
+const storedOf = (rows: readonly z.infer<typeof settingRow>[]): StoredSettings =>
+  Object.fromEntries(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
+
+/** Read through the Database: openApp, and every reload. */
+export const loadStoredSettings = async (database: Queryable): Promise<StoredSettings> =>
+  storedOf(await database.all(settingRow, selectStored));
+
+/** Read synchronously from the SQLite connection: createApp is synchronous (tests, benches, the SQLite file). */
+export const readStoredSettings = (db: Db): StoredSettings =>
+  storedOf(
+    db
+      .prepare(selectStored)
+      .all()
+      .map((row) => settingRow.parse(row)),
+  );
 
 const coerceEnv = (key: SettingKey, raw: string): unknown => {
   const sample = settingDefaults[key];
@@ -39,18 +67,29 @@ const coerceEnv = (key: SettingKey, raw: string): unknown => {
   return raw;
 };
 
-/** Settings persisted in SQLite, overlaid by the environment. Secrets go to the SecretStore, never to SQLite. */
-export const createSettingsService = (db: Db, secrets: SecretStore, env: NodeJS.ProcessEnv): SettingsService => {
-  const stored = (): Record<string, unknown> =>
-    Object.fromEntries(
-      db
-        .prepare('SELECT key, value FROM settings')
-        .all()
-        .map((row) => {
-          const { key, value } = row as { key: string; value: string };
-          return [key, JSON.parse(value) as unknown];
-        }),
-    );
+/**
+ * Settings persisted in the `settings` table, held in memory (`initial`, then each reload), overlaid by the
+ * environment. Secrets go to the SecretStore, never to the database.
+ */
+export const createSettingsService = (
+  database: Database,
+  secrets: SecretStore,
+  env: NodeJS.ProcessEnv,
+  initial: StoredSettings,
+): SettingsService => {
+  let stored = initial;
+  let started = 0;
+  let applied = 0;
+  const reload = async (): Promise<void> => {
+    // Reloads overlap (our own NOTIFY arrives while update's reload runs): a read started later is at least as
+    // fresh, so a result is applied unless a later-started one already was.
+    const ticket = ++started;
+    const fresh = await loadStoredSettings(database);
+    if (ticket > applied) {
+      applied = ticket;
+      stored = fresh;
+    }
+  };
   const envOverrides = (): Partial<Record<SettingKey, unknown>> => {
     const out: Partial<Record<SettingKey, unknown>> = {};
     for (const [key, name] of Object.entries(settingsEnv) as [SettingKey, string][]) {
@@ -60,7 +99,7 @@ export const createSettingsService = (db: Db, secrets: SecretStore, env: NodeJS.
     return out;
   };
   const get = (): Settings => {
-    const merged = { ...settingDefaults, ...stored(), ...envOverrides() };
+    const merged = { ...settingDefaults, ...stored, ...envOverrides() };
     const parsed = settingsSchema.safeParse(merged);
     if (parsed.success) return parsed.data;
     const bad = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
@@ -84,12 +123,22 @@ export const createSettingsService = (db: Db, secrets: SecretStore, env: NodeJS.
     get,
     view,
     secret,
-    update: (patch) => {
-      const next = settingsSchema.parse({ ...settingDefaults, ...stored(), ...settingsPatchSchema.parse(patch) });
-      const upsert = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
-      db.transaction(() => {
-        for (const key of Object.keys(patch) as SettingKey[]) upsert.run(key, JSON.stringify(next[key]));
-      })();
+    reload,
+    update: async (patch) => {
+      const changes = settingsPatchSchema.parse(patch);
+      await database.transaction(async (tx) => {
+        // Validated against what is stored now (another instance may have written since our last reload).
+        const next = settingsSchema.parse({ ...settingDefaults, ...(await loadStoredSettings(tx)), ...changes });
+        for (const key of Object.keys(changes) as SettingKey[]) {
+          await tx.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [
+            key,
+            JSON.stringify(next[key]),
+          ]);
+        }
+        // Delivered to every listening instance when (and only if) this transaction commits.
+        if (tx.dialect === 'postgres') await tx.run(`NOTIFY ${settingsChannel}`);
+      });
+      await reload();
       return view();
     },
     setSecret: (name, value) => (value === null ? secrets.delete(name) : secrets.set(name, value)),

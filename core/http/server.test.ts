@@ -168,7 +168,7 @@ describe.each(testBackends)('the HTTP server on $name', (backend) => {
     });
 
     it('with SSO required, keeps admin-key sign-in as break-glass and refuses other keys', async () => {
-      t.app.settings.update({ requireSso: 'oidc' });
+      await t.app.settings.update({ requireSso: 'oidc' });
       const apiTier = await t.server.inject({ method: 'POST', url: '/auth/login', payload: { api_key: await t.newKey('api') } });
       expect(apiTier.statusCode).toBe(403);
       const admin = await t.server.inject({ method: 'POST', url: '/auth/login', payload: { api_key: t.adminKey } });

@@ -25,7 +25,7 @@ import {
   scimPatchUser,
 } from './scim/service.ts';
 import type { SCIMGroup, SCIMListResponse, SCIMUser } from './scim/types.ts';
-import { delegateSession, delegateSessionAsync, getSession, revokeIdpSession, type SSOSession } from './sso/sessions.ts';
+import { delegateSession, getSession, revokeIdpSession, type SSOSession } from './sso/sessions.ts';
 
 /** Every identity failure surfaces as SFIdentityError (spec 7), keeping the code and the cause. */
 const asIdentityError = (error: unknown): unknown =>
@@ -37,13 +37,6 @@ const asIdentityError = (error: unknown): unknown =>
       })
     : error;
 
-const guard = <T>(work: () => T): T => {
-  try {
-    return work();
-  } catch (error) {
-    throw asIdentityError(error);
-  }
-};
 const guardAsync = async <T>(work: () => Promise<T>): Promise<T> => {
   try {
     return await work();
@@ -68,77 +61,70 @@ export class SFIdentityClient {
   }
 
   /** Users matching a SCIM filter (empty: all); `startIndex` 1-based; `count` at most 100. */
-  scimListUsers(filterStr = '', startIndex = 1, count = 100): SCIMListResponse<SCIMUser> {
-    return guard(() => scimListUsers(this.app, filterStr, startIndex, count));
+  scimListUsers(filterStr = '', startIndex = 1, count = 100): Promise<SCIMListResponse<SCIMUser>> {
+    return guardAsync(() => scimListUsers(this.app, filterStr, startIndex, count));
   }
 
   /** Creates a user from an RFC 7643 User resource. Throws SFIdentityError when the userName exists. */
-  scimCreateUser(userData: Record<string, unknown>): SCIMUser {
-    return guard(() => scimCreateUser(this.app, userData));
+  scimCreateUser(userData: Record<string, unknown>): Promise<SCIMUser> {
+    return guardAsync(() => scimCreateUser(this.app, userData));
   }
 
   /** Throws SFIdentityError when the user is not found. */
-  scimGetUser(userId: string): SCIMUser {
-    return guard(() => scimGetUser(this.app, userId));
+  scimGetUser(userId: string): Promise<SCIMUser> {
+    return guardAsync(() => scimGetUser(this.app, userId));
   }
 
   /** Applies RFC 7644 3.5.2 PATCH operations atomically; `replace active false` deactivates. */
-  scimPatchUser(userId: string, patchOps: readonly Record<string, unknown>[]): SCIMUser {
-    return guard(() => scimPatchUser(this.app, userId, patchOps));
+  scimPatchUser(userId: string, patchOps: readonly Record<string, unknown>[]): Promise<SCIMUser> {
+    return guardAsync(() => scimPatchUser(this.app, userId, patchOps));
   }
 
   /** Deletes permanently and revokes the user's SSO sessions. Throws SFIdentityError when not found. */
-  scimDeleteUser(userId: string): void {
-    guard(() => scimDeleteUser(this.app, userId));
+  scimDeleteUser(userId: string): Promise<void> {
+    return guardAsync(() => scimDeleteUser(this.app, userId));
   }
 
-  scimListGroups(startIndex = 1, count = 100): SCIMListResponse<SCIMGroup> {
-    return guard(() => scimListGroups(this.app, startIndex, count));
+  scimListGroups(startIndex = 1, count = 100): Promise<SCIMListResponse<SCIMGroup>> {
+    return guardAsync(() => scimListGroups(this.app, startIndex, count));
   }
 
-  scimCreateGroup(groupData: Record<string, unknown>): SCIMGroup {
-    return guard(() => scimCreateGroup(this.app, groupData));
+  scimCreateGroup(groupData: Record<string, unknown>): Promise<SCIMGroup> {
+    return guardAsync(() => scimCreateGroup(this.app, groupData));
   }
 
   /** Deletes a group; its members remain. */
-  scimDeleteGroup(groupId: string): void {
-    guard(() => scimDeleteGroup(this.app, groupId));
+  scimDeleteGroup(groupId: string): Promise<void> {
+    return guardAsync(() => scimDeleteGroup(this.app, groupId));
   }
 
   /** Binds an IdP session to a new workbench session (8 h). */
-  ssoDelegateSession(idpSessionId: string, subject: string, email: string, projectId: string): SSOSession {
-    return guard(() => delegateSession(this.app, { idp_session_id: idpSessionId, subject, email, project_id: projectId }));
+  ssoDelegateSession(idpSessionId: string, subject: string, email: string, projectId: string): Promise<SSOSession> {
+    return guardAsync(() => delegateSession(this.app, { idp_session_id: idpSessionId, subject, email, project_id: projectId }));
   }
 
-  /** Non-blocking delegation; email defaults to '' and projectId to 'default'. */
+  /** The spec's non-blocking variant: the same Promise-returning delegation; email defaults to '' and projectId to 'default'. */
   ssoDelegateSessionAsync(
     idpSessionId: string,
     subject: string,
     options: { email?: string; projectId?: string } = {},
   ): Promise<SSOSession> {
-    return guardAsync(() =>
-      delegateSessionAsync(this.app, {
-        idp_session_id: idpSessionId,
-        subject,
-        email: options.email ?? '',
-        project_id: options.projectId ?? 'default',
-      }),
-    );
+    return this.ssoDelegateSession(idpSessionId, subject, options.email ?? '', options.projectId ?? 'default');
   }
 
   /** Throws SFIdentityError when the session is unknown, revoked or expired. */
-  ssoGetSession(sessionId: string): SSOSession {
-    return guard(() => getSession(this.app, sessionId));
+  ssoGetSession(sessionId: string): Promise<SSOSession> {
+    return guardAsync(() => getSession(this.app, sessionId));
   }
 
   /** Revokes every session delegated from the IdP session; false when none matched. */
-  ssoRevokeIdpSession(idpSessionId: string): boolean {
-    return guard(() => revokeIdpSession(this.app, idpSessionId));
+  ssoRevokeIdpSession(idpSessionId: string): Promise<boolean> {
+    return guardAsync(() => revokeIdpSession(this.app, idpSessionId));
   }
 
   /** Well-formed SP metadata XML (entity id, ACS URL, signing certificate). */
-  samlMetadata(): string {
-    return guard(() => samlMetadata(this.app));
+  samlMetadata(): Promise<string> {
+    return guardAsync(() => samlMetadata(this.app));
   }
 
   /** Validates a base64 SAMLResponse; SFIdentityError when invalid, expired or the signature fails. */

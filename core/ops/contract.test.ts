@@ -37,7 +37,7 @@ describe('the operations table', () => {
 
   it('only health routes are public', () => {
     const publicOps = entries.filter(([, op]) => op.tier === 'public').map(([name]) => name);
-    expect(publicOps.sort()).toEqual(['auth.exchange', 'svc.status']);
+    expect(publicOps.sort()).toEqual(['auth.exchange', 'svc.ready', 'svc.status']);
   });
 
   it('answers an unknown name with NOT_FOUND and bad input with VALIDATION', async () => {

@@ -21,6 +21,18 @@ export const svcOps = {
     handler: async (_input, ctx) => ({ status: 'ok' as const, version, sf_pii: await piiStatus(ctx.app) }),
     http: { method: 'GET', path: '/v1/svc/status' },
   }),
+  'svc.ready': defineOp({
+    summary: 'Readiness for a load balancer: 200 when this instance can reach its database, else 503; needs no credential',
+    input: z.object({}),
+    access: 'read',
+    tier: 'public',
+    // One round trip through the same pool the requests use: a lost database answers 503 (UNAVAILABLE) here too.
+    handler: async (_input, ctx) => {
+      await ctx.app.database.one(z.object({ ready: z.number() }), 'SELECT 1 AS ready');
+      return { status: 'ok' as const, database: ctx.app.database.dialect };
+    },
+    http: { method: 'GET', path: '/v1/svc/ready' },
+  }),
   'svc.ping': defineOp({
     summary: 'Authenticated no-op: checks a credential and measures dispatch overhead',
     input: z.object({}),
@@ -48,7 +60,7 @@ export const svcOps = {
       for (const [name, value] of Object.entries(input.secrets)) {
         if (value !== undefined) ctx.app.settings.setSecret(name as (typeof secretNames)[number], value);
       }
-      return describedSettings(ctx.app.settings.update(input.values));
+      return describedSettings(await ctx.app.settings.update(input.values));
     },
   }),
 } as const;

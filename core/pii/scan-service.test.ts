@@ -1,17 +1,19 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { type App, createApp } from '../app.ts';
 import { iterateEvidence } from '../audit/store.ts';
 import { AppError } from '../errors.ts';
+import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { filterChatMessages } from './chat-filter.ts';
 import { piiEngineKey } from './default-engine.ts';
 import { createPiiEngine } from './engine.ts';
 import { nerRecognizer } from './ner/recognizer.ts';
 import { type FakePresidio, startFakePresidio } from './presidio/test/fake-presidio.ts';
 import { scanText } from './scan-service.ts';
-import { piiStatus } from './status.ts';
+import { lastScanAt, piiStatus, recordScanTime } from './status.ts';
 import type { Recognizer } from './types.ts';
 
 const text = 'Contact Maria Gonzalez at maria.gonzalez@example.com or +1 415-555-0132.';
@@ -169,9 +171,12 @@ describe('scanText with Presidio', () => {
   });
 });
 
-describe('piiStatus', () => {
-  it('reports entity types and the time of the last scan, persisted in the database', async () => {
-    const app = newApp();
+describe.each(testBackends)('piiStatus on $name', (backend) => {
+  let clock = new Date('2026-11-21T12:00:00.000Z');
+  const t = appPerTest(backend, { now: () => clock });
+
+  it('reports entity types and the time of the last scan, stored in the database every instance reads', async () => {
+    const { app } = t();
     const before = await piiStatus(app);
     expect(before).toMatchObject({ status: 'ok', presidio_available: false, last_scan_at: null });
     expect(before.entity_types_loaded).toEqual(
@@ -179,6 +184,30 @@ describe('piiStatus', () => {
     );
     await scanText(app, request);
     expect((await piiStatus(app)).last_scan_at).toBe('2026-11-21T12:00:00.000Z');
+    const other = await t().second();
+    await vi.waitFor(async () => expect((await piiStatus(other)).last_scan_at).toBe('2026-11-21T12:00:00.000Z'));
+  });
+
+  it('last_scan_at only moves forward, whichever instance writes last', async () => {
+    const { app } = t();
+    const other = await t().second();
+    const later = '2026-11-21T12:05:00.000Z';
+    recordScanTime(app, later);
+    await vi.waitFor(async () => expect(await lastScanAt(other)).toBe(later));
+    recordScanTime(other, '2026-11-21T12:01:00.000Z'); // an instance whose batch committed after, with an older scan
+    const stored = z.object({ value: z.string() });
+    await vi.waitFor(async () =>
+      expect(await app.database.one(stored, "SELECT value FROM pii_state WHERE key = 'last_scan_at'")).toEqual({ value: later }),
+    );
+    expect([await lastScanAt(app), await lastScanAt(other)]).toEqual([later, later]);
+    clock = new Date('2026-11-21T12:06:00.000Z');
+    try {
+      await scanText(other, request);
+      // Written within a second (this instance wrote one less than a second ago), then every instance sees it.
+      await vi.waitFor(async () => expect(await lastScanAt(app)).toBe('2026-11-21T12:06:00.000Z'), { timeout: 5_000 });
+    } finally {
+      clock = new Date('2026-11-21T12:00:00.000Z');
+    }
   });
 });
 

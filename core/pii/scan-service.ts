@@ -1,6 +1,6 @@
 import { type App, service } from '../app.ts';
 import type { Settings } from '../config/settings-schema.ts';
-import { appendEvidence } from '../audit/store.ts';
+import { appendEvidenceAsync } from '../audit/store.ts';
 import type { EvidenceInput } from '../audit/types.ts';
 import { AppError } from '../errors.ts';
 import type { EngineCatalog } from './catalog.ts';
@@ -152,38 +152,43 @@ const summarise = (entities: readonly Finding[]) => {
 type PendingRecord = { readonly input: EvidenceInput; readonly at: string; readonly done: (error?: unknown) => void };
 type EvidenceQueue = { pending: PendingRecord[]; scheduled: boolean };
 
-/** Writes every queued record in one transaction (one fsync for all of them); a failed batch is retried one by one. */
-const flushEvidence = (app: App, queue: EvidenceQueue): void => {
+/**
+ * Writes every queued record in one append (one transaction, one fsync for all of them); a failed batch is
+ * retried one by one. Then last_scan_at moves to the latest committed scan (status.ts): written after the
+ * evidence committed (the chain append takes its own transaction, serialised per project), so it can lag the
+ * evidence, never run ahead of it.
+ */
+const flushEvidence = async (app: App, queue: EvidenceQueue): Promise<void> => {
   const batch = queue.pending;
   queue.pending = [];
   queue.scheduled = false;
-  const write = (records: readonly PendingRecord[]): void =>
-    app.db.transaction(() => {
-      appendEvidence(
-        app,
-        records.map((record) => record.input),
-      );
-      recordScanTime(
-        app,
-        records
-          .map((record) => record.at)
-          .sort()
-          .at(-1) ?? '',
-      );
-    })();
+  const write = async (records: readonly PendingRecord[]): Promise<void> => {
+    await appendEvidenceAsync(
+      app,
+      records.map((record) => record.input),
+    );
+  };
+  const committed: PendingRecord[] = [];
+  const failed = new Map<PendingRecord, unknown>();
   try {
-    write(batch);
-    for (const record of batch) record.done();
+    await write(batch);
+    committed.push(...batch);
   } catch {
     for (const record of batch) {
       try {
-        write([record]);
-        record.done();
+        await write([record]);
+        committed.push(record);
       } catch (error) {
-        record.done(error);
+        failed.set(record, error);
       }
     }
   }
+  const latest = committed
+    .map((record) => record.at)
+    .sort()
+    .at(-1);
+  if (latest !== undefined) void recordScanTime(app, latest);
+  for (const record of batch) record.done(failed.get(record));
 };
 
 /**
@@ -196,7 +201,7 @@ const appendDurably = (app: App, input: EvidenceInput, at: string): Promise<void
     queue.pending.push({ input, at, done: (error) => (error === undefined ? resolve() : reject(scanError(error))) });
     if (!queue.scheduled) {
       queue.scheduled = true;
-      setImmediate(() => flushEvidence(app, queue));
+      setImmediate(() => void flushEvidence(app, queue));
     }
   });
 

@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import { z } from 'zod';
 import type { App } from '../app.ts';
 import { frameworkDisplayName, frameworkIds } from '../cec/clauses/index.ts';
 import type { ProjectClauseMap } from '../cec/clauses/clause-map.ts';
@@ -67,20 +68,23 @@ const expiry = (what: string, validTo: number, now: number): Pick<Alert, 'severi
   return days <= expiryNoticeDays ? { severity: 'warning', message: `${what} expires in ${days} day(s)` } : null;
 };
 
+const keyExpiryRow = z.object({ name: z.string(), expires_at: z.string() });
+
 /** API keys and SAML certificates that expire within 30 days (or already have, for certificates in use). */
-export const credentialAlerts = (app: App): Alert[] => {
+export const credentialAlerts = async (app: App): Promise<Alert[]> => {
   const now = app.now().getTime();
   const alerts: Alert[] = [];
-  const keys = app.db
-    .prepare<[string, string], { name: string; expires_at: string }>(
-      'SELECT name, expires_at FROM api_keys WHERE revoked_at IS NULL AND expires_at IS NOT NULL AND expires_at > ? AND expires_at <= ? ORDER BY expires_at',
-    )
-    .all(new Date(now).toISOString(), new Date(now + expiryNoticeDays * dayMs).toISOString());
+  // api_keys belongs to the API key domain; the alert only reads names and expiry times.
+  const keys = await app.database.all(
+    keyExpiryRow,
+    'SELECT name, expires_at FROM api_keys WHERE revoked_at IS NULL AND expires_at IS NOT NULL AND expires_at > ? AND expires_at <= ? ORDER BY expires_at',
+    [new Date(now).toISOString(), new Date(now + expiryNoticeDays * dayMs).toISOString()],
+  );
   for (const key of keys) {
     const found = expiry(`API key "${key.name}"`, Date.parse(key.expires_at), now);
     if (found !== null) alerts.push({ ...found, kind: 'api_key_expiry', link: '#/keys' });
   }
-  const config = getSamlConfig(app);
+  const config = await getSamlConfig(app);
   const certs = [
     ...config.idpCertsPem.map((pem) => ['IdP signing certificate', pem] as const),
     ['SP signing certificate', config.spSigningCertPem] as const,
@@ -101,7 +105,6 @@ export const credentialAlerts = (app: App): Alert[] => {
   return alerts;
 };
 
-/** Whether the configured TSA answers at all (any HTTP status); none configured means stub timestamps. */
 /**
  * Records that have waited for an anchor longer than two scheduler intervals (the TSA may be failing), or any
  * unanchored record while periodic anchoring is off: until anchored, a rewrite of them is not detectable.
@@ -127,6 +130,7 @@ export const anchorLagAlert = (app: App, projectId: string, lag: AnchoringLag | 
   };
 };
 
+/** Whether the configured TSA answers at all (any HTTP status); none configured means stub timestamps. */
 export const tsaAlert = async (app: App): Promise<Alert | null> => {
   const url = app.settings.get().tsaUrl;
   if (url === '') {

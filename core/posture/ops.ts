@@ -13,8 +13,11 @@ export const postureOps = {
     access: 'read',
     tier: 'api',
     handler: async (input, ctx) => {
-      const projects = listProjects(ctx.app).map((project) => ({ project_id: project.project_id, record_count: project.record_count }));
-      const samples = listSamples(ctx.app).map((sample) => sample.project_id);
+      const projects = (await listProjects(ctx.app)).map((project) => ({
+        project_id: project.project_id,
+        record_count: project.record_count,
+      }));
+      const samples = (await listSamples(ctx.app)).map((sample) => sample.project_id);
       const chosen = input.project_id ?? projects.find((p) => !samples.includes(p.project_id))?.project_id ?? projects[0]?.project_id;
       return {
         projects: projects.map((project) => ({ ...project, is_sample: samples.includes(project.project_id) })),

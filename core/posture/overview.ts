@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { App } from '../app.ts';
 import { schemaKeys } from '../audit/types.ts';
 import { listEntries } from '../cec/registry.ts';
@@ -6,6 +7,9 @@ import type { ClauseMapEntry, ClauseSatisfaction, FrameworkId } from '../cec/cla
 import { anchoringLag } from '../audit/anchors/lag.ts';
 import { type Alert, anchorLagAlert, credentialAlerts, evidenceAlerts, tsaAlert } from './alerts.ts';
 import { listSamples } from './sample.ts';
+
+/** The chain head, read from the evidence chain's table. */
+const headRow = z.object({ head_seq: z.number().int(), head_hash: z.string(), updated_at: z.string() });
 
 /** A heatmap cell: one framework's top-level clause group, with its leaf clauses tallied by status. */
 export type HeatCell = {
@@ -62,23 +66,22 @@ export const heatmap = (entries: readonly ClauseMapEntry[]): HeatCell[] =>
 export const projectOverview = async (app: App, projectId: string) => {
   const map = await projectClauseMap(app, { projectId, frameworks: frameworkIds });
   const months = [...new Set(schemaKeys.flatMap((key) => Object.keys(map.evidence_summary[key].months)))].sort();
-  const head = app.db
-    .prepare<[string], { head_seq: number; head_hash: string; updated_at: string }>(
-      'SELECT head_seq, head_hash, updated_at FROM audit_chain_heads WHERE project_id = ?',
-    )
-    .get(projectId);
+  const head = await app.database.one(headRow, 'SELECT head_seq, head_hash, updated_at FROM audit_chain_heads WHERE project_id = ?', [
+    projectId,
+  ]);
   const tsa = await tsaAlert(app);
-  const anchoring = anchoringLag(app, projectId, head);
+  const anchoring = await anchoringLag(app, projectId, head);
   const lagAlert = anchorLagAlert(app, projectId, anchoring);
   const alerts: Alert[] = [
     ...evidenceAlerts(map),
     ...(lagAlert === null ? [] : [lagAlert]),
-    ...credentialAlerts(app),
+    ...(await credentialAlerts(app)),
     ...(tsa === null ? [] : [tsa]),
   ];
+  const bundles = await listEntries(app, { projectId, limit: 5, offset: 0 });
   return {
     project_id: projectId,
-    is_sample: listSamples(app).some((sample) => sample.project_id === projectId),
+    is_sample: (await listSamples(app)).some((sample) => sample.project_id === projectId),
     rule_version: map.rule_version,
     as_of: map.window.as_of,
     record_counts: map.record_counts,
@@ -93,7 +96,7 @@ export const projectOverview = async (app: App, projectId: string) => {
     anchoring,
     frameworks: frameworkIds.map((id) => ({ id, name: frameworkDisplayName(id) })),
     heatmap: heatmap(map.entries),
-    bundles: (await listEntries(app, { projectId, limit: 5, offset: 0 })).items.map((entry) => ({
+    bundles: bundles.items.map((entry) => ({
       bundle_id: entry.bundle_id,
       zip_path: entry.zip_path,
       generated_at: entry.generated_at,

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type App, createApp } from '../app.ts';
 import { examplePayloads } from '../audit/examples.ts';
+import { anchorHead } from '../audit/anchors/store.ts';
+import { seedChain } from '../audit/anchors/test-support.ts';
 import { appendEvidence } from '../audit/store.ts';
 import { schemaKeys } from '../audit/types.ts';
 import { verifyChain } from '../audit/verify.ts';
@@ -8,11 +11,14 @@ import { projectClauseMap } from '../cec/clauses/index.ts';
 import { createApiKey } from '../identity/api-keys/service.ts';
 import type { Actor } from '../ops/define.ts';
 import { invoke } from '../ops/dispatch.ts';
+import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { sampleProjectId } from './sample-data.ts';
+import { listSamples } from './sample.ts';
 
 const actor: Actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] };
 let app: App;
 const call = (name: string, input: unknown) => invoke(name, input, { app, actor });
+const callOn = (target: App, name: string, input: unknown = {}) => invoke(name, input, { app: target, actor });
 type Overview = Awaited<ReturnType<typeof import('./overview.ts').projectOverview>>;
 type OverviewReply = { projects: { project_id: string; is_sample: boolean }[]; overview: Overview | null };
 
@@ -100,56 +106,113 @@ describe('posture.overview', () => {
   });
 });
 
-describe('anchoring on the overview', () => {
+// Posture's own storage (sample registrations) and what the overview reads through app.database, on both back
+// ends. The chain's records are seeded through app.database SQL (seedChain): the evidence chain store still
+// writes the SQLite connection until it moves (issue 15); the sample's full load above goes through it.
+describe.each(testBackends)('posture storage on $name', (backend) => {
   let clock = new Date('2026-09-18T10:00:00.000Z');
-  const record = (day: number) => ({
-    project_id: 'lagging',
-    schema_key: 'drift_events',
-    timestamp: `2026-09-${String(day).padStart(2, '0')}T09:00:00Z`,
-    payload: examplePayloads.drift_events,
-  });
-  const overviewOf = async (target: App) =>
-    ((await invoke('posture.overview', { project_id: 'lagging' }, { app: target, actor })) as OverviewReply).overview as Overview;
+  const t = appPerTest(backend, { env: { SVC_ANCHOR_INTERVAL_MINUTES: '10' }, now: () => clock });
+  const overviewOf = async (target: App, projectId = 'lagging') =>
+    ((await invoke('posture.overview', { project_id: projectId }, { app: target, actor })) as OverviewReply).overview as Overview;
+  const count = async (target: App, table: string, projectId: string) =>
+    (await target.database.one(z.object({ n: z.number() }), `SELECT count(*) AS n FROM ${table} WHERE project_id = ?`, [projectId]))?.n;
 
   it('reports the latest anchor, the records after it and how long the oldest waited; alerts past two intervals', async () => {
-    const lagging = createApp({ dataDir: ':memory:', env: { SVC_ANCHOR_INTERVAL_MINUTES: '10' }, now: () => clock });
+    const start = clock;
+    const { app } = t();
     try {
-      appendEvidence(lagging, [record(1), record(2)]);
-      expect((await overviewOf(lagging)).anchoring).toEqual({
+      await seedChain(app, 'lagging', 2);
+      expect((await overviewOf(app)).anchoring).toEqual({
         anchored_seq: null,
         anchored_at: null,
         kind: null,
         lag_records: 2,
         lag_seconds: 0,
       });
-      await invoke('audit.anchor', { project_id: 'lagging' }, { app: lagging, actor });
-      expect((await overviewOf(lagging)).anchoring).toMatchObject({ anchored_seq: 2, kind: 'ed25519', lag_records: 0, lag_seconds: 0 });
+      await invoke('audit.anchor', { project_id: 'lagging' }, { app, actor });
+      const other = await t().second();
+      expect((await overviewOf(other)).anchoring).toMatchObject({ anchored_seq: 2, kind: 'ed25519', lag_records: 0, lag_seconds: 0 });
 
-      appendEvidence(lagging, [record(3), record(4), record(5)]);
-      clock = new Date(clock.getTime() + 15 * 60_000);
-      const within = await overviewOf(lagging);
+      await seedChain(app, 'lagging', 3);
+      clock = new Date(start.getTime() + 15 * 60_000);
+      const within = await overviewOf(app);
+      expect(within.chain).toMatchObject({ head_seq: 5 });
       expect(within.anchoring).toMatchObject({ anchored_seq: 2, lag_records: 3, lag_seconds: 900 });
       expect(within.alerts.map((a) => a.kind)).not.toContain('anchor_lag');
 
-      clock = new Date(clock.getTime() + 10 * 60_000);
-      const late = await overviewOf(lagging);
+      clock = new Date(start.getTime() + 25 * 60_000);
+      const late = await overviewOf(other);
       expect(late.anchoring?.lag_seconds).toBe(1500);
       expect(late.alerts.find((a) => a.kind === 'anchor_lag')).toMatchObject({ severity: 'warning', link: '#/evidence' });
       expect(late.alerts.find((a) => a.kind === 'anchor_lag')?.message).toMatch(/3 record\(s\) of lagging .* 25 min \(interval 10 min\)/);
     } finally {
-      lagging.close();
+      clock = start;
     }
   });
 
-  it('says so when periodic anchoring is off and records wait', async () => {
-    const off = createApp({ dataDir: ':memory:', env: { SVC_ANCHOR_INTERVAL_MINUTES: '0' }, now: () => clock });
-    try {
-      appendEvidence(off, [record(1)]);
-      const alert = (await overviewOf(off)).alerts.find((a) => a.kind === 'anchor_lag');
-      expect(alert).toMatchObject({ severity: 'info' });
-      expect(alert?.message).toMatch(/periodic anchoring is off/);
-    } finally {
-      off.close();
+  it('announces API keys that expire within 30 days, not revoked ones or those further out', async () => {
+    const { app } = t();
+    const key = (id: string, expiresInDays: number, revoked: string | null) =>
+      app.database.run(
+        `INSERT INTO api_keys (id, name, tier, display_prefix, secret_hash, created_at, expires_at, revoked_at)
+         VALUES (?, ?, 'api', 'svc_x', ?, ?, ?, ?)`,
+        [id, id, `hash-${id}`, clock.toISOString(), new Date(clock.getTime() + expiresInDays * 86_400_000).toISOString(), revoked],
+      );
+    await key('ci-pipeline', 10, null);
+    await key('revoked', 5, clock.toISOString());
+    await key('later', 45, null);
+    const alerts = (await overviewOf(await t().second(), 'nobody')).alerts.filter((a) => a.kind === 'api_key_expiry');
+    expect(alerts.map((a) => a.message)).toEqual(['API key "ci-pipeline" expires in 10 day(s)']);
+  });
+
+  it('removes a registered sample whole (records, head, anchors, cadences) and nothing of a real project', async () => {
+    const { app } = t();
+    await seedChain(app, sampleProjectId, 4);
+    await seedChain(app, 'real', 2);
+    await anchorHead(app, sampleProjectId);
+    await anchorHead(app, 'real');
+    await app.database.run('INSERT INTO posture_samples (project_id, created_at, records) VALUES (?, ?, ?)', [
+      sampleProjectId,
+      clock.toISOString(),
+      4,
+    ]);
+    await app.database.run(
+      "INSERT INTO clause_cadences (project_id, framework, cadence, updated_at, updated_by) VALUES (?, 'soc2', 'monthly', ?, 'test')",
+      [sampleProjectId, clock.toISOString()],
+    );
+    const other = await t().second();
+    expect(await listSamples(other)).toEqual([{ project_id: sampleProjectId, records: 4, created_at: clock.toISOString() }]);
+    // Registered already: loading again answers with it and adds nothing.
+    expect(await callOn(other, 'posture.loadSample')).toEqual({ project_id: sampleProjectId, records: 4, created_at: clock.toISOString() });
+
+    await expect(callOn(other, 'posture.removeSample', { project_id: 'real' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await callOn(other, 'posture.removeSample', { project_id: sampleProjectId })).toEqual({
+      project_id: sampleProjectId,
+      removed_records: 4,
+    });
+    for (const table of ['audit_records', 'audit_chain_heads', 'audit_anchors', 'clause_cadences', 'posture_samples']) {
+      expect(await count(app, table, sampleProjectId), table).toBe(0);
     }
+    expect([await count(app, 'audit_records', 'real'), await count(app, 'audit_anchors', 'real')]).toEqual([2, 1]);
+    await expect(callOn(app, 'posture.removeSample', { project_id: sampleProjectId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('refuses to load the sample over a project id that already holds real evidence', async () => {
+    const { app } = t();
+    await seedChain(app, sampleProjectId, 1);
+    await expect(callOn(app, 'posture.loadSample')).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await listSamples(app)).toEqual([]);
+  });
+});
+
+describe.each(testBackends)('the overview with periodic anchoring off on $name', (backend) => {
+  const t = appPerTest(backend, { env: { SVC_ANCHOR_INTERVAL_MINUTES: '0' } });
+  it('says so when records wait for an anchor', async () => {
+    const { app } = t();
+    await seedChain(app, 'lagging', 1);
+    const reply = (await callOn(app, 'posture.overview', { project_id: 'lagging' })) as OverviewReply;
+    const alert = reply.overview?.alerts.find((a) => a.kind === 'anchor_lag');
+    expect(alert).toMatchObject({ severity: 'info' });
+    expect(alert?.message).toMatch(/periodic anchoring is off/);
   });
 });

@@ -27,6 +27,9 @@ export type Queryable = {
   exec(sql: string): Promise<void>;
 };
 
+/** A consistent, read-only view of the database; close it when done (it holds a connection). */
+export type ReadSnapshot = Queryable & { close(): Promise<void> };
+
 export type Database = Queryable & {
   /**
    * Runs `work` in one transaction (READ COMMITTED on PostgreSQL, SQLite's single writer: BEGIN IMMEDIATE);
@@ -38,8 +41,25 @@ export type Database = Queryable & {
    * Like `transaction`, serialised with every other `serialized` call for the same `key` in any process on this
    * database: a chain append for a project, the anchoring of an interval. PostgreSQL takes a transaction-scoped
    * advisory lock on the key (released at commit or rollback, also when the process dies); SQLite already has
-   * one writer at a time. Each statement after the lock sees what the previous holder committed.
+   * one writer at a time. Each statement after the lock sees what the previous holder committed. Several keys
+   * (a batch spanning projects) are locked in sorted order, so two such batches cannot deadlock.
    */
-  serialized<T>(key: string, work: (tx: Queryable) => Promise<T>): Promise<T>;
+  serialized<T>(key: string | readonly string[], work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * One consistent view for a read that spans many pages and event-loop turns (chain verification, exports),
+   * while writers go on: PostgreSQL, a REPEATABLE READ READ ONLY transaction on one pooled connection; SQLite, a
+   * read-only connection to the file inside one deferred transaction (WAL). An in-memory SQLite database has one
+   * connection only: there the view shares it (tests).
+   */
+  snapshot(): Promise<ReadSnapshot>;
+  /**
+   * Calls `onNotify` whenever any instance on this database sends `NOTIFY <channel>` (PostgreSQL: a dedicated
+   * connection LISTENs, reconnects when lost and then calls `onNotify` too, since what it missed is unknown).
+   * SQLite: one process owns the file, so there is nobody else to hear from; nothing is ever called.
+   * Resolves once listening; the result stops it.
+   */
+  listen(channel: string, onNotify: () => void): Promise<Listening>;
   close(): Promise<void>;
 };
+
+export type Listening = { close(): Promise<void> };

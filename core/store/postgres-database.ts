@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { AppError } from '../errors.ts';
 import type { Database, Queryable, SqlParams } from './database.ts';
+import { listenPostgres } from './postgres-listen.ts';
 import { numberedPlaceholders } from './sql-text.ts';
 
 /** pg's default leaves BIGINT (count(*), seq) and NUMERIC (sum()) as strings; the domains expect numbers, as SQLite gives. */
@@ -58,7 +59,7 @@ const queryable = (client: Client): Queryable => {
 
 /** The Database over a node-postgres pool (each transaction holds one pooled connection until it ends). */
 export const postgresDatabase = (pool: pg.Pool): Database => {
-  const inTransaction = async <T>(lockKey: string | null, work: (tx: Queryable) => Promise<T>): Promise<T> => {
+  const inTransaction = async <T>(lockKeys: readonly string[], work: (tx: Queryable) => Promise<T>): Promise<T> => {
     let client: pg.PoolClient;
     try {
       client = await pool.connect();
@@ -66,11 +67,17 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
       throw translateError(error);
     }
     let broken: Error | undefined;
+    // A checked-out client has no listener of the pool's: a connection lost mid-transaction would be emitted as
+    // an unhandled 'error' and end the process. The failing query rejects on its own; this only keeps it quiet.
+    const lost = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', lost);
     try {
       // READ COMMITTED (the default) on purpose: each statement after the lock sees the previous holder's commit;
       // REPEATABLE READ would keep the snapshot taken before waiting for the lock.
       await client.query('BEGIN');
-      if (lockKey !== null) await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`svc:${lockKey}`]);
+      for (const key of lockKeys) await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`svc:${key}`]);
       const result = await work(queryable(client));
       await client.query('COMMIT');
       return result;
@@ -80,13 +87,44 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
       });
       throw translateError(error);
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   };
   return {
     ...queryable(pool),
-    transaction: (work) => inTransaction(null, work),
-    serialized: (key, work) => inTransaction(key, work),
+    transaction: (work) => inTransaction([], work),
+    // Sorted and unique: two batches that lock the same projects take them in the same order (no deadlock).
+    serialized: (key, work) => inTransaction(typeof key === 'string' ? [key] : [...new Set(key)].sort(), work),
+    snapshot: async () => {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw translateError(error);
+      }
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      } catch (error) {
+        client.release(error as Error);
+        throw translateError(error);
+      }
+      let closed = false;
+      return {
+        ...queryable(client),
+        close: async () => {
+          if (closed) return;
+          closed = true;
+          // A read-only transaction has nothing to keep: a failed COMMIT only means the connection is gone.
+          const failure = await client.query('COMMIT').then(
+            () => undefined,
+            (error: Error) => error,
+          );
+          client.release(failure);
+        },
+      };
+    },
+    listen: (channel, onNotify) => listenPostgres(pool.options, channel, onNotify),
     close: () => pool.end(),
   };
 };
@@ -135,6 +173,9 @@ export const connectPostgres = async (url: string, options: PostgresOptions): Pr
     connectionString: url,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    // Idle connections do not hold the process open: a start-up that fails after connecting still exits (the
+    // HTTP listener is what keeps a server running).
+    allowExitOnIdle: true,
     types,
   });
   // An idle connection that the server drops must not crash the process; the next query reports it.

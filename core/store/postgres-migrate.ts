@@ -22,6 +22,11 @@ export const migratePostgres = async (pool: pg.Pool, migrations: readonly Postgr
   const client = await pool.connect();
   const appliedNow: string[] = [];
   let failure: Error | undefined;
+  // Checked out, this client has no error listener of the pool's: a lost connection must fail the run, not the process.
+  const lost = (error: Error): void => {
+    failure = error;
+  };
+  client.on('error', lost);
   try {
     await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [migrationLockKey]);
     await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
@@ -47,6 +52,7 @@ export const migratePostgres = async (pool: pg.Pool, migrations: readonly Postgr
     throw failure;
   } finally {
     // After a failure the connection is closed, not pooled: closing it is what surely releases the lock.
+    client.off('error', lost);
     client.release(failure);
   }
   return appliedNow;

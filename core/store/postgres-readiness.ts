@@ -6,15 +6,7 @@ import { AppError } from '../errors.ts';
  * opens PostgreSQL instead of refusing. Until then a server with SVC_DATABASE_URL would keep half its data in a
  * SQLite file, which several instances cannot share: refusing is the honest answer.
  */
-export const domainsNotYetOnPostgres: readonly string[] = [
-  'settings',
-  'evidence chain and anchors',
-  'posture samples',
-  'PII state',
-  'SCIM users and groups',
-  'SSO sessions',
-  'SAML and OIDC login state',
-];
+export const domainsNotYetOnPostgres: readonly string[] = [];
 
 /** Throws the one-line start-up refusal when SVC_DATABASE_URL is set while domains remain SQLite-only. */
 export const refuseUnfinishedPostgres = (databaseUrl: string): void => {

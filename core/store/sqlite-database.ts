@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3';
-import type { Database, Queryable, SqlParams } from './database.ts';
+import BetterSqlite3, { type Statement } from 'better-sqlite3';
+import type { Database, Queryable, ReadSnapshot, SqlParams } from './database.ts';
 import type { Db } from './db.ts';
 
 /**
@@ -24,7 +24,8 @@ export const sqliteDatabase = (db: Db): Database => {
   return wrapper;
 };
 
-const wrap = (db: Db): Database => {
+/** The statements of one connection, run at once (the promises only give both back ends one shape). */
+const directQueryable = (db: Db): Queryable => {
   const statements = new Map<string, Statement>();
   const prepare = (sql: string): Statement => {
     let statement = statements.get(sql);
@@ -41,7 +42,7 @@ const wrap = (db: Db): Database => {
     statement.run(...params);
     return [];
   };
-  const direct: Queryable = {
+  return {
     dialect: 'sqlite',
     all: async (row, sql, params = []) => rowsOf(sql, params).map((r) => row.parse(r)),
     one: async (row, sql, params = []) => {
@@ -53,6 +54,30 @@ const wrap = (db: Db): Database => {
     run: async (sql, params = []) => prepare(sql).run(...params).changes,
     exec: async (sql) => void db.exec(sql),
   };
+};
+
+/**
+ * A read-only connection to the same file inside one deferred transaction: in WAL mode every read sees the
+ * database as of the first one while writers (this process or others) go on.
+ */
+const snapshotOf = async (db: Db, shared: Queryable): Promise<ReadSnapshot> => {
+  if (db.memory) return { ...shared, close: async () => {} };
+  const nativeBinding = process.env.SVC_SQLITE_NATIVE_BINDING;
+  const reader = new BetterSqlite3(db.name, { readonly: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  reader.pragma('busy_timeout = 5000');
+  reader.exec('BEGIN DEFERRED');
+  return {
+    ...directQueryable(reader),
+    close: async () => {
+      if (!reader.open) return;
+      reader.exec('COMMIT');
+      reader.close();
+    },
+  };
+};
+
+const wrap = (db: Db): Database => {
+  const direct = directQueryable(db);
 
   let open: Promise<unknown> | null = null;
   /** Runs `start` once no transaction is open; `start` begins synchronously, in the microtask that saw none. */
@@ -86,7 +111,7 @@ const wrap = (db: Db): Database => {
       return done;
     });
 
-  return {
+  const result: Database = {
     dialect: 'sqlite',
     all: (row, sql, params) => whenIdle(() => direct.all(row, sql, params)),
     one: (row, sql, params) => whenIdle(() => direct.one(row, sql, params)),
@@ -95,7 +120,11 @@ const wrap = (db: Db): Database => {
     transaction,
     // One writer at a time per file, across processes too: BEGIN IMMEDIATE already serialises every writer.
     serialized: (_key, work) => transaction(work),
+    snapshot: () => whenIdle(() => snapshotOf(db, result)),
+    // Every writer of this file is in this process (the desktop app or one `svc serve`): nothing to hear.
+    listen: async () => ({ close: async () => {} }),
     // The connection belongs to the app (app.close() closes it).
     close: async () => {},
   };
+  return result;
 };

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { type App, type CreateAppOptions, createApp, databaseApp } from '../app.ts';
+import { type App, type CreateAppOptions, createApp, openDatabaseApp } from '../app.ts';
 import { migrations, postgresMigrations } from '../migrations.ts';
 import type { Database, Dialect } from '../store/database.ts';
 import { openDatabase } from '../store/db.ts';
@@ -112,16 +112,14 @@ export const appPerTest = (backend: TestBackend, options: Omit<CreateAppOptions,
       return;
     }
     const database = await backend.open();
-    const open = (db: Database): App => {
-      const app =
-        domainsNotYetOnPostgres.length === 0
-          ? databaseApp({ env: {}, ...options, dataDir: ':memory:' }, db, false)
-          : createApp({ env: {}, ...options, dataDir: ':memory:', database: db });
+    const open = async (db: Database): Promise<App> => {
+      const how = { closeDatabase: false, unmovedOnSqlite: domainsNotYetOnPostgres.length > 0 };
+      const app = await openDatabaseApp({ env: {}, ...options, dataDir: ':memory:' }, db, how);
       cleanups.unshift(() => app.close());
       return app;
     };
     cleanups.push(() => database.close());
-    current = { app: open(database.database), second: async () => open(await database.connect()) };
+    current = { app: await open(database.database), second: async () => open(await database.connect()) };
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0)) await cleanup();

@@ -48,7 +48,7 @@ export const anchorsCommand = defineCommand('anchors', async (argv) => {
     process.stderr.write(`Usage: ${exportUsage}\n`);
     return 2;
   }
-  const anchors = await withApp(values['data-dir'] ?? defaultDataDir(), async (app) => listAnchors(app, project.data));
+  const anchors = await withApp(values['data-dir'] ?? defaultDataDir(), (app) => listAnchors(app, project.data));
   const text =
     format === 'json'
       ? `${JSON.stringify({ schema_version: 1, project_id: project.data, anchors }, null, 2)}\n`

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { AnchorKind } from './statement.ts';
 import { latestAnchor } from './store.ts';
@@ -14,14 +15,22 @@ export type AnchoringLag = {
   readonly lag_seconds: number;
 };
 
+const recordedRow = z.object({ recorded_at: z.string() });
+
 /** The anchoring lag of a project's chain up to its head (which the caller has read), or null without records. */
-export const anchoringLag = (app: App, projectId: string, head: { readonly head_seq: number } | undefined): AnchoringLag | null => {
+export const anchoringLag = async (
+  app: App,
+  projectId: string,
+  head: { readonly head_seq: number } | undefined,
+): Promise<AnchoringLag | null> => {
   if (head === undefined) return null;
-  const anchor = latestAnchor(app, projectId);
+  const anchor = await latestAnchor(app.database, projectId);
   const anchoredSeq = anchor?.seq ?? 0;
-  const oldestWaiting = app.db
-    .prepare<[string, number], { recorded_at: string }>('SELECT recorded_at FROM audit_records WHERE project_id = ? AND seq = ?')
-    .get(projectId, anchoredSeq + 1);
+  // audit_records belongs to the evidence chain; the lag only reads the first record no anchor covers.
+  const oldestWaiting = await app.database.one(recordedRow, 'SELECT recorded_at FROM audit_records WHERE project_id = ? AND seq = ?', [
+    projectId,
+    anchoredSeq + 1,
+  ]);
   const lagSeconds =
     oldestWaiting === undefined ? 0 : Math.max(0, Math.round((app.now().getTime() - Date.parse(oldestWaiting.recorded_at)) / 1000));
   return {

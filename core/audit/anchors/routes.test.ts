@@ -5,10 +5,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app.ts';
 import { runCli } from '../../cli/test-support.ts';
 import { createTestServer, type TestServer } from '../../http/test-support.ts';
+import { appPerTest, testBackends } from '../../test-support/backends.ts';
 import { exampleEvidence } from '../examples.ts';
 import { appendEvidence } from '../store.ts';
 import { anchorCommand, anchorsCommand } from './cli.ts';
 import { anchorSchema } from './statement.ts';
+import { seedChain } from './test-support.ts';
 
 let t: TestServer | undefined;
 let dir = '';
@@ -19,14 +21,23 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('anchor routes', () => {
+describe.each(testBackends)('anchor routes on $name', (backend) => {
+  const apps = appPerTest(backend);
   it('POST anchors the head, GET lists anchors; both need an API key and a valid project id', async () => {
-    t = await createTestServer();
-    appendEvidence(t.app, [exampleEvidence(0, 'p'), exampleEvidence(1, 'p')]);
-    const made = await t.server.inject({ method: 'POST', url: '/v1/audit/anchors/p', headers: t.auth(t.keyFor('api')) });
+    t = await createTestServer({ app: apps().app });
+    await seedChain(t.app, 'p', 2);
+    const made = await t.server.inject({ method: 'POST', url: '/v1/audit/anchors/p', headers: t.auth(await t.newKey('api')) });
     expect(made.statusCode).toBe(200);
     expect(made.json()).toMatchObject({ created: true, anchor: { project_id: 'p', seq: 2, kind: 'ed25519' } });
-    const listed = await t.server.inject({ method: 'GET', url: '/v1/audit/anchors/p', headers: t.auth(t.keyFor('api')) });
+    const other = await createTestServer({ app: await apps().second() });
+    try {
+      // The other instance answers from the same database.
+      const elsewhere = await other.server.inject({ method: 'GET', url: '/v1/audit/anchors/p?from_seq=2', headers: other.auth() });
+      expect(elsewhere.json()).toEqual({ anchors: [made.json().anchor] });
+    } finally {
+      await other.close(); // its server only: the app belongs to appPerTest
+    }
+    const listed = await t.server.inject({ method: 'GET', url: '/v1/audit/anchors/p', headers: t.auth(await t.newKey('api')) });
     expect(listed.statusCode).toBe(200);
     const anchors = listed.json().anchors as unknown[];
     expect(anchors).toHaveLength(1);

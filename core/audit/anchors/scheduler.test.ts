@@ -1,87 +1,90 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../../app.ts';
-import { seedDays } from '../../cec/test-support.ts';
 import { startTestTsa, type TestTsa } from '../../cec/timestamp/test-tsa.ts';
+import { appPerTest, testBackends } from '../../test-support/backends.ts';
 import { startAnchorScheduler } from './scheduler.ts';
 import { listAnchors } from './store.ts';
+import { seedChain } from './test-support.ts';
 
 let tsa: TestTsa;
+/** A fast interval (0.01 min = 600 ms); the TSA URL is filled in once the TSA listens. */
+const env: NodeJS.ProcessEnv = { SVC_ANCHOR_INTERVAL_MINUTES: '0.01' };
 beforeAll(async () => {
   tsa = await startTestTsa();
+  env.SVC_TSA_URL = tsa.url;
 });
 afterAll(() => tsa.close());
 
-/** A real app on a temp dir with a fast interval (0.01 min = 600 ms) and a logger whose lines the test reads. */
-const scheduledApp = (intervalMinutes = '0.01') => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-anchor-'));
-  const lines: string[] = [];
-  const sink = new Writable({
-    write: (chunk, _encoding, done) => {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  const app = createApp({
-    dataDir: dir,
-    env: { SVC_SIGNING_KEY: 'test-signing-key-0123456789abcdef', SVC_TSA_URL: tsa.url, SVC_ANCHOR_INTERVAL_MINUTES: intervalMinutes },
-    log: pino({ level: 'info' }, sink),
-  });
-  const cleanup = (): void => {
-    app.close();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  return { app, lines, cleanup };
-};
+/** The log lines of the apps of the current test. */
+const lines: string[] = [];
+const sink = new Writable({
+  write: (chunk, _encoding, done) => {
+    lines.push(String(chunk));
+    done();
+  },
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const seqs = async (app: Parameters<typeof listAnchors>[0], projectId: string) => (await listAnchors(app, projectId)).map((a) => a.seq);
 
-describe('anchor scheduler', () => {
+describe.each(testBackends)('anchor scheduler on $name', (backend) => {
+  const t = appPerTest(backend, { env, log: pino({ level: 'info' }, sink) });
+  const off = appPerTest(backend, { env: { SVC_ANCHOR_INTERVAL_MINUTES: '0' } });
+
   it('anchors heads that moved, not unmoved ones; survives a failing TSA and retries; stops on close', async () => {
-    const { app, lines, cleanup } = scheduledApp();
+    const { app } = t();
+    lines.length = 0;
     try {
-      seedDays(app, 'before-start', ['2026-06-01']); // written while no scheduler ran: anchored on start
+      await seedChain(app, 'before-start', 6); // written while no scheduler ran: anchored on the first tick
       startAnchorScheduler(app);
-      seedDays(app, 's', ['2026-06-01']);
-      await vi.waitFor(() => expect(listAnchors(app, 's').map((a) => a.seq)).toEqual([6]), { timeout: 20_000, interval: 100 });
-      await vi.waitFor(() => expect(listAnchors(app, 'before-start').map((a) => a.seq)).toEqual([6]), { timeout: 20_000 });
+      await seedChain(app, 's', 6);
+      await vi.waitFor(async () => expect(await seqs(app, 's')).toEqual([6]), { timeout: 20_000, interval: 100 });
+      await vi.waitFor(async () => expect(await seqs(app, 'before-start')).toEqual([6]), { timeout: 20_000 });
 
       const quiet = tsa.requests();
       await sleep(2_500); // several intervals with no new records
       expect(tsa.requests()).toBe(quiet);
 
       tsa.setMode('http-error');
-      seedDays(app, 's', ['2026-06-02']);
+      await seedChain(app, 's', 6);
       await vi.waitFor(() => expect(lines.join('')).toMatch(/anchoring failed; retrying next interval/), { timeout: 20_000 });
-      expect(listAnchors(app, 's').map((a) => a.seq)).toEqual([6]);
+      expect(await seqs(app, 's')).toEqual([6]);
       tsa.setMode('normal');
-      await vi.waitFor(() => expect(listAnchors(app, 's').map((a) => a.seq)).toEqual([6, 12]), { timeout: 20_000, interval: 100 });
+      await vi.waitFor(async () => expect(await seqs(app, 's')).toEqual([6, 12]), { timeout: 20_000, interval: 100 });
     } finally {
       tsa.setMode('normal');
-      cleanup();
     }
   });
 
+  it('two instances running the scheduler on one database anchor at most once per interval between them', async () => {
+    const { app } = t();
+    const other = await t().second();
+    startAnchorScheduler(app);
+    startAnchorScheduler(other);
+    // Records keep arriving through both instances for several intervals.
+    for (let round = 0; round < 12; round += 1) {
+      await seedChain(round % 2 === 0 ? app : other, 'busy', 2);
+      await sleep(250);
+    }
+    await vi.waitFor(async () => expect((await seqs(app, 'busy')).at(-1)).toBe(24), { timeout: 20_000, interval: 100 });
+    const times = (await listAnchors(other, 'busy')).map((a) => Date.parse(a.created_at));
+    expect(times.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < times.length; i += 1) expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(600);
+  });
+
   it('a closed app anchors nothing more (the timer is cleared) and the interval 0 disables anchoring', async () => {
-    const { app, cleanup } = scheduledApp();
+    const { app } = t();
     startAnchorScheduler(app);
     const before = tsa.requests();
-    seedDays(app, 'c', ['2026-06-01']);
-    cleanup(); // closes before the first tick (the batch delay is 600 ms)
+    await seedChain(app, 'c', 6);
+    await app.close(); // closes before the first tick (the batch delay is 600 ms)
     await sleep(1_500);
     expect(tsa.requests()).toBe(before);
 
-    const off = scheduledApp('0');
-    try {
-      startAnchorScheduler(off.app);
-      seedDays(off.app, 'o', ['2026-06-01']);
-      await sleep(1_500);
-      expect(listAnchors(off.app, 'o')).toEqual([]);
-    } finally {
-      off.cleanup();
-    }
+    const disabled = off().app;
+    startAnchorScheduler(disabled);
+    await seedChain(disabled, 'o', 6);
+    await sleep(1_500);
+    expect(await listAnchors(disabled, 'o')).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { SFIdentityError } from '../../errors.ts';
 import { checkLoginBinding } from '../sessions/login-binding.ts';
@@ -17,35 +18,53 @@ export type PendingLogin = {
 
 export const pendingTtlSeconds = 600;
 
-export const savePendingLogin = (app: App, login: PendingLogin): void => {
+export const savePendingLogin = async (app: App, login: PendingLogin): Promise<void> => {
   const now = app.now();
-  app.db.transaction(() => {
-    app.db.prepare('DELETE FROM oidc_pending WHERE expires_at <= ?').run(now.toISOString());
-    app.db
-      .prepare(
-        `INSERT INTO oidc_pending (state, nonce, code_verifier, provider_url, client_id, redirect_uri, scope, browser_binding, created_at, expires_at)
-         VALUES (@state, @nonce, @code_verifier, @provider_url, @client_id, @redirect_uri, @scope, @browser_binding, @created_at, @expires_at)`,
-      )
-      .run({
-        ...login,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + pendingTtlSeconds * 1000).toISOString(),
-      });
-  })();
+  await app.database.transaction(async (tx) => {
+    await tx.run('DELETE FROM oidc_pending WHERE expires_at <= ?', [now.toISOString()]);
+    await tx.run(
+      `INSERT INTO oidc_pending (state, nonce, code_verifier, provider_url, client_id, redirect_uri, scope, browser_binding, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        login.state,
+        login.nonce,
+        login.code_verifier,
+        login.provider_url,
+        login.client_id,
+        login.redirect_uri,
+        login.scope,
+        login.browser_binding,
+        now.toISOString(),
+        new Date(now.getTime() + pendingTtlSeconds * 1000).toISOString(),
+      ],
+    );
+  });
 };
 
+const pendingRow = z.object({
+  state: z.string(),
+  nonce: z.string(),
+  code_verifier: z.string(),
+  provider_url: z.string(),
+  client_id: z.string(),
+  redirect_uri: z.string(),
+  scope: z.string(),
+  browser_binding: z.string().nullable(),
+}) satisfies z.ZodType<PendingLogin>;
+
 /**
- * Takes the pending login for `state` out of the store (one use only). An unknown, used or expired state is
- * an SFIdentityError: that is the CSRF / replay check of the callback. `browser` is the hash of the callback
- * browser's login cookie (null: none), or undefined for an API completion; it must match how the login began.
+ * Takes the pending login for `state` out of the store (one use only: of concurrent callbacks on any instance,
+ * the one DELETE ... RETURNING that gets the row wins). An unknown, used or expired state is an SFIdentityError:
+ * that is the CSRF / replay check of the callback. `browser` is the hash of the callback browser's login cookie
+ * (null: none), or undefined for an API completion; it must match how the login began.
  */
-export const takePendingLogin = (app: App, state: string, browser: string | null | undefined): PendingLogin => {
-  const row = app.db
-    .prepare(
-      `DELETE FROM oidc_pending WHERE state = ? AND expires_at > ?
-       RETURNING state, nonce, code_verifier, provider_url, client_id, redirect_uri, scope, browser_binding`,
-    )
-    .get(state, app.now().toISOString()) as PendingLogin | undefined;
+export const takePendingLogin = async (app: App, state: string, browser: string | null | undefined): Promise<PendingLogin> => {
+  const row = await app.database.one(
+    pendingRow,
+    `DELETE FROM oidc_pending WHERE state = ? AND expires_at > ?
+     RETURNING state, nonce, code_verifier, provider_url, client_id, redirect_uri, scope, browser_binding`,
+    [state, app.now().toISOString()],
+  );
   if (row === undefined) {
     throw new SFIdentityError('OIDC state mismatch: no pending login for this state (unknown, already used or expired)', {
       code: 'UNAUTHENTICATED',

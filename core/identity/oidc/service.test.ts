@@ -65,7 +65,7 @@ describe('OIDC against a real oidc-provider', () => {
     expect(result.expires_in).toBeGreaterThan(0);
     const actor = await verifySessionJwt(app, result.session_jwt);
     expect(actor).toMatchObject({ kind: 'session', subject: 'alice', tier: 'free' });
-    const session = getSession(app, (await sessionOrigin(app, actor.id)) ?? '');
+    const session = await getSession(app, (await sessionOrigin(app, actor.id)) ?? '');
     expect(session).toMatchObject({ subject: 'alice', email: 'alice@example.org', revoked: false });
     expect(session.idp_session_id.length).toBeGreaterThan(0);
   });

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
 import type { App } from '../../app.ts';
 import { SFIdentityError } from '../../errors.ts';
-import { getSamlConfig, spOrigin } from '../saml/config.ts';
+import { loadSamlConfig, spOrigin } from '../saml/config.ts';
 import { completeSsoLogin } from '../saml/sso-login.ts';
 import { clientConfiguration, describeOidcError, oidcError } from './discovery.ts';
 import { type PendingLogin, savePendingLogin, takePendingLogin } from './pending.ts';
@@ -62,7 +62,7 @@ export const oidcAuthorize = async (
   const provider_url = input.provider_url || settings.oidcProviderUrl;
   const client_id = input.client_id || settings.oidcClientId;
   const redirect_uri = normalizeRedirectUri(
-    input.redirect_uri || settings.oidcRedirectUri || `${spOrigin(app, getSamlConfig(app), options.origin)}/oidc/callback`,
+    input.redirect_uri || settings.oidcRedirectUri || `${spOrigin(app, await loadSamlConfig(app), options.origin)}/oidc/callback`,
   );
   const scope = (input.scope || defaultScope).trim().replace(/\s+/g, ' ');
   if (provider_url === '') throw oidcError('config', 'no OIDC provider URL is configured (SVC_OIDC_PROVIDER_URL)');
@@ -73,7 +73,7 @@ export const oidcAuthorize = async (
   const code_challenge = await oidc.calculatePKCECodeChallenge(code_verifier);
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
-  savePendingLogin(app, {
+  await savePendingLogin(app, {
     state,
     nonce,
     code_verifier,
@@ -110,7 +110,7 @@ export const exchangeOidcCode = async (
   app: App,
   input: { code: string; state: string; iss?: string | undefined; browser?: string | null },
 ): Promise<VerifiedOidcLogin> => {
-  const pending = takePendingLogin(app, input.state, input.browser);
+  const pending = await takePendingLogin(app, input.state, input.browser);
   const config = await clientConfiguration(app, pending.provider_url, pending.client_id);
   const callbackUrl = new URL(pending.redirect_uri);
   callbackUrl.searchParams.set('code', input.code);

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { SFIdentityError } from '../../errors.ts';
 import { safeReturnPath } from './login-pages.ts';
@@ -38,7 +39,7 @@ const hashHandle = (handle: string): string => createHash('sha256').update(handl
  * Stores a validated Response for its browser step and returns the handle. The return path is the one chosen
  * when the login started; only an IdP-initiated Response may name one (its RelayState, same-origin paths only).
  */
-export const storeHandoff = (app: App, validated: ValidatedSamlResponse, postedRelayState: unknown): string => {
+export const storeHandoff = async (app: App, validated: ValidatedSamlResponse, postedRelayState: unknown): Promise<string> => {
   const now = app.now();
   const handle = randomBytes(32).toString('base64url');
   const handoff: SamlHandoff = {
@@ -47,22 +48,38 @@ export const storeHandoff = (app: App, validated: ValidatedSamlResponse, postedR
     browserBinding: validated.request?.browserBinding ?? null,
     returnPath: safeReturnPath(validated.request === undefined ? postedRelayState : validated.request.relayState),
   };
-  app.db.transaction(() => {
-    app.db.prepare('DELETE FROM saml_acs_handoffs WHERE expires_at <= ?').run(now.toISOString());
-    app.db
-      .prepare('INSERT INTO saml_acs_handoffs (handle_hash, json, expires_at) VALUES (?, ?, ?)')
-      .run(hashHandle(handle), JSON.stringify(handoff), new Date(now.getTime() + handoffTtlSeconds * 1000).toISOString());
-  })();
+  await app.database.transaction(async (tx) => {
+    await tx.run('DELETE FROM saml_acs_handoffs WHERE expires_at <= ?', [now.toISOString()]);
+    await tx.run('INSERT INTO saml_acs_handoffs (handle_hash, json, expires_at) VALUES (?, ?, ?)', [
+      hashHandle(handle),
+      JSON.stringify(handoff),
+      new Date(now.getTime() + handoffTtlSeconds * 1000).toISOString(),
+    ]);
+  });
   return handle;
 };
 
-/** Takes the login stored under `handle` out of the store (one use only); unknown, used or expired: refused. */
-export const takeHandoff = (app: App, handle: unknown): SamlHandoff => {
+const handoffSchema = z.object({
+  subject: z.string(),
+  email: z.string(),
+  idpSessionId: z.string(),
+  unsolicited: z.boolean(),
+  browserBinding: z.string().nullable(),
+  returnPath: z.string(),
+}) satisfies z.ZodType<SamlHandoff>;
+const takenRow = z.object({ json: z.string() });
+
+/**
+ * Takes the login stored under `handle` out of the store (one use only: one DELETE ... RETURNING, so of
+ * concurrent takers on any instance exactly one gets it); unknown, used or expired: refused.
+ */
+export const takeHandoff = async (app: App, handle: unknown): Promise<SamlHandoff> => {
   const row =
     typeof handle === 'string' && /^[\w-]{43}$/.test(handle)
-      ? (app.db
-          .prepare('DELETE FROM saml_acs_handoffs WHERE handle_hash = ? AND expires_at > ? RETURNING json')
-          .get(hashHandle(handle), app.now().toISOString()) as { json: string } | undefined)
+      ? await app.database.one(takenRow, 'DELETE FROM saml_acs_handoffs WHERE handle_hash = ? AND expires_at > ? RETURNING json', [
+          hashHandle(handle),
+          app.now().toISOString(),
+        ])
       : undefined;
   if (row === undefined) {
     throw new SFIdentityError('This SAML sign-in link is unknown, already used or expired; sign in again', {
@@ -70,5 +87,5 @@ export const takeHandoff = (app: App, handle: unknown): SamlHandoff => {
       detail: { check: 'handoff' },
     });
   }
-  return JSON.parse(row.json) as SamlHandoff;
+  return handoffSchema.parse(JSON.parse(row.json));
 };

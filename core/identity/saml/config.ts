@@ -5,7 +5,7 @@ export const signaturePolicies = ['response', 'assertion', 'either', 'both'] as 
 export type SignaturePolicy = (typeof signaturePolicies)[number];
 
 /**
- * The SAML validator options an admin can change (stored in SQLite, table saml_config). IdP metadata URL/XML,
+ * The SAML validator options an admin can change (stored in the database, table saml_config). IdP metadata URL/XML,
  * SP entity id and expected issuer are ordinary settings (settings-schema.ts) because the environment can set
  * them. Every option is documented in docs/saml-validator.md.
  */
@@ -37,23 +37,39 @@ export type SamlConfig = z.output<typeof samlConfigSchema>;
 export const samlConfigPatchSchema = samlConfigSchema.partial();
 export type SamlConfigPatch = z.input<typeof samlConfigPatchSchema>;
 
-/** The stored validator options, defaults filled in. */
-export const getSamlConfig = (app: App): SamlConfig => {
-  const row = app.db.prepare('SELECT json FROM saml_config WHERE id = 1').get() as { json: string } | undefined;
+const configRow = z.object({ json: z.string() });
+const selectConfig = 'SELECT json FROM saml_config WHERE id = 1';
+
+/** Stored options with defaults filled in; unreadable ones (an older shape) give the defaults. */
+const parseStored = (row: { json: string } | undefined): SamlConfig => {
   const parsed = samlConfigSchema.safeParse(row === undefined ? {} : JSON.parse(row.json));
   return parsed.success ? parsed.data : samlConfigSchema.parse({});
 };
 
-/** Merges a patch into the stored options (validated) and returns the result. */
-export const setSamlConfig = (app: App, patch: SamlConfigPatch): SamlConfig => {
+/** The stored validator options, defaults filled in. */
+export const loadSamlConfig = async (app: App): Promise<SamlConfig> => parseStored(await app.database.one(configRow, selectConfig));
+
+/**
+ * The same, read synchronously from the SQLite connection: kept under its old name for callers that have not moved
+ * to the asynchronous Database yet (core/posture/alerts.ts, another domain). Goes when they have.
+ */
+export const getSamlConfig = (app: App): SamlConfig => {
+  const row = configRow.safeParse(app.db.prepare(selectConfig).get());
+  return parseStored(row.success ? row.data : undefined);
+};
+
+/** Merges a patch into the stored options (validated) and returns the result; one transaction, so concurrent patches both land. */
+export const setSamlConfig = async (app: App, patch: SamlConfigPatch): Promise<SamlConfig> => {
   const parsed = samlConfigPatchSchema.parse(patch);
   // Only the keys the caller sent: a partial schema still fills defaults for absent keys.
   const sent = Object.fromEntries(Object.entries(parsed).filter(([key]) => Object.hasOwn(patch, key)));
-  const next = samlConfigSchema.parse({ ...getSamlConfig(app), ...sent });
-  app.db
-    .prepare('INSERT INTO saml_config (id, json) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json')
-    .run(JSON.stringify(next));
-  return next;
+  return app.database.serialized('saml-config', async (tx) => {
+    const next = samlConfigSchema.parse({ ...parseStored(await tx.one(configRow, selectConfig)), ...sent });
+    await tx.run('INSERT INTO saml_config (id, json) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json', [
+      JSON.stringify(next),
+    ]);
+    return next;
+  });
 };
 
 /** The HTTP listener's origin, recorded by the SAML routes when the server mounts them (ops run without one). */

@@ -39,7 +39,7 @@ describe('encrypted assertions as IdPs send them', () => {
     expect(xml).toContain('<saml:EncryptedAssertion>');
     expect(xml).not.toContain('alice@example.org');
     harness.freshApp();
-    const result = harness.validate(toBase64(xml), withKey());
+    const result = await harness.validate(toBase64(xml), withKey());
     expect(result).toMatchObject({ subject: 'alice@example.org', email: 'alice@example.org', signedParts: ['assertion'] });
     expect(result.decryption).toBe('AES-256-CBC content, RSA-OAEP (SHA-1, MGF1-SHA1) key transport');
   });
@@ -47,9 +47,9 @@ describe('encrypted assertions as IdPs send them', () => {
   it('ADFS: signed assertion, RSA-OAEP + AES-256-CBC accepted; RSA 1.5 refused with the reason', async () => {
     harness.freshApp();
     const oaep = await encryptAssertionIn(signedAssertionXml(), sp, shapes.adfs);
-    expect(harness.validate(toBase64(oaep), withKey()).subject).toBe('alice@example.org');
+    expect((await harness.validate(toBase64(oaep), withKey())).subject).toBe('alice@example.org');
     const rsa15 = await encryptAssertionIn(signedAssertionXml(), sp, shapes.adfsRsa15);
-    const refused = harness.rejection(toBase64(rsa15), withKey());
+    const refused = await harness.rejection(toBase64(rsa15), withKey());
     expect(refused.check).toBe('decryption');
     expect(refused.message).toMatch(/RSA 1\.5 key transport is refused.*RSA-OAEP/);
   });
@@ -60,7 +60,7 @@ describe('encrypted assertions as IdPs send them', () => {
   ])('Okta: signed response and signed assertion, %s', async (name, shape) => {
     const xml = signResponse(await encryptAssertionIn(signedAssertionXml(), sp, shape));
     harness.freshApp();
-    const result = harness.validate(toBase64(xml), withKey({ policy: 'both' }));
+    const result = await harness.validate(toBase64(xml), withKey({ policy: 'both' }));
     expect(result.signedParts).toEqual(['response', 'assertion']);
     expect(result.decryption).toContain(`${name} content`);
   });
@@ -70,7 +70,7 @@ describe('encrypted assertions as IdPs send them', () => {
     expect(xml).toContain('RetrievalMethod');
     expect(xml).toContain('xmlenc11#mgf1sha1');
     harness.freshApp();
-    const result = harness.validate(toBase64(xml), withKey({ policy: 'response' }));
+    const result = await harness.validate(toBase64(xml), withKey({ policy: 'response' }));
     expect(result).toMatchObject({ subject: 'alice@example.org', signedParts: ['response'] });
     expect(result.decryption).toBe('AES-128-GCM content, RSA-OAEP (SHA-1, MGF1-SHA1) key transport');
   });
@@ -89,24 +89,24 @@ describe('encrypted assertions as IdPs send them', () => {
   ] as const)('decrypts %s', async (_name, shape, named) => {
     harness.freshApp();
     const xml = await encryptAssertionIn(signedAssertionXml(), sp, shape);
-    expect(harness.validate(toBase64(xml), withKey()).decryption).toContain(named);
+    expect((await harness.validate(toBase64(xml), withKey())).decryption).toContain(named);
   });
 });
 
 describe('encrypted assertions: signatures on the decrypted content', () => {
   it('requires the signature the policy asks for on the decrypted assertion', async () => {
     const unsignedInside = signResponse(await encryptAssertionIn(buildResponse(NOW), sp, shapes.oktaGcm));
-    expect(harness.rejection(toBase64(unsignedInside), withKey({ policy: 'assertion' })).check).toBe('signature');
+    expect((await harness.rejection(toBase64(unsignedInside), withKey({ policy: 'assertion' }))).check).toBe('signature');
     harness.freshApp();
-    expect(harness.validate(toBase64(unsignedInside), withKey({ policy: 'either' })).signedParts).toEqual(['response']);
+    expect((await harness.validate(toBase64(unsignedInside), withKey({ policy: 'either' }))).signedParts).toEqual(['response']);
   });
 
   it('refuses an encrypted assertion wrapping one signed by another IdP', async () => {
     const foreign = await encryptAssertionIn(signedAssertionXml({}, otherIdp), sp, shapes.entra);
-    expect(harness.rejection(toBase64(foreign), withKey()).check).toBe('certificate');
+    expect((await harness.rejection(toBase64(foreign), withKey())).check).toBe('certificate');
     // Even inside a response our IdP signed: every signature present must verify.
     const wrapped = signResponse(foreign);
-    expect(harness.rejection(toBase64(wrapped), withKey({ policy: 'either' })).check).toBe('certificate');
+    expect((await harness.rejection(toBase64(wrapped), withKey({ policy: 'either' }))).check).toBe('certificate');
   });
 
   it('checks the response signature before decrypting: altered cipher text under it is a signature failure', async () => {
@@ -116,7 +116,7 @@ describe('encrypted assertions: signatures on the decrypted content', () => {
       (_m, head: string, c: string) => `${head}${c === 'A' ? 'B' : 'A'}`,
     );
     expect(altered).not.toBe(xml);
-    expect(harness.rejection(toBase64(altered), withKey({ policy: 'both' })).check).toBe('signature');
+    expect((await harness.rejection(toBase64(altered), withKey({ policy: 'both' }))).check).toBe('signature');
   });
 
   it('reads nothing from a forged assertion hidden in the decrypted assertion Advice', async () => {
@@ -126,13 +126,13 @@ describe('encrypted assertions: signatures on the decrypted content', () => {
     const advised = buildResponse(NOW).replace('<saml:AuthnStatement', `<saml:Advice>${forged}</saml:Advice><saml:AuthnStatement`);
     const xml = await encryptAssertionIn(signElement(advised, '_assert1', idp), sp, shapes.oktaGcm);
     harness.freshApp();
-    expect(harness.validate(toBase64(xml), withKey()).subject).toBe('alice@example.org');
+    expect((await harness.validate(toBase64(xml), withKey())).subject).toBe('alice@example.org');
   });
 });
 
 describe('encrypted assertions: bad input is refused with the reason', () => {
   const refusal = async (mutate: (xml: string) => string, shape: EncryptionShape = shapes.entra, overrides: Overrides = withKey()) =>
-    harness.rejection(toBase64(mutate(await encryptAssertionIn(signedAssertionXml(), sp, shape))), overrides);
+    await harness.rejection(toBase64(mutate(await encryptAssertionIn(signedAssertionXml(), sp, shape))), overrides);
 
   it('no SP decryption key configured', async () => {
     const refused = await refusal((xml) => xml, shapes.entra, {});
@@ -141,7 +141,7 @@ describe('encrypted assertions: bad input is refused with the reason', () => {
 
   it('the wrong key (encrypted for another SP)', async () => {
     const xml = await encryptAssertionIn(signedAssertionXml(), otherSp, shapes.entra);
-    const refused = harness.rejection(toBase64(xml), withKey());
+    const refused = await harness.rejection(toBase64(xml), withKey());
     expect(refused).toMatchObject({ check: 'decryption', message: expect.stringMatching(/could not be decrypted/) });
   });
 
@@ -177,7 +177,10 @@ describe('encrypted assertions: bad input is refused with the reason', () => {
   ] as const)('an unsupported algorithm: %s', async (_name, shape, reason) => {
     // Node 20 may lack 3DES in its OpenSSL build; the algorithm is named in clear text, so rename instead.
     const xml = (await encryptAssertionIn(signedAssertionXml(), sp, shapes.entra)).replace(XENC.aes256cbc, shape.content);
-    expect(harness.rejection(toBase64(xml), withKey())).toMatchObject({ check: 'decryption', message: expect.stringMatching(reason) });
+    expect(await harness.rejection(toBase64(xml), withKey())).toMatchObject({
+      check: 'decryption',
+      message: expect.stringMatching(reason),
+    });
   });
 
   it('an unknown content algorithm, digest or mask generation function', async () => {
@@ -192,20 +195,20 @@ describe('encrypted assertions: bad input is refused with the reason', () => {
   it('an EncryptedAssertion beside a plain Assertion, or two EncryptedData', async () => {
     const encrypted = await encryptAssertionIn(signedAssertionXml(), sp, shapes.entra);
     const plain = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(signedAssertionXml({ assertionId: '_assert2' }))?.[0] ?? '';
-    expect(harness.rejection(toBase64(encrypted.replace('</samlp:Response>', `${plain}</samlp:Response>`)), withKey()).check).toBe(
+    expect((await harness.rejection(toBase64(encrypted.replace('</samlp:Response>', `${plain}</samlp:Response>`)), withKey())).check).toBe(
       'structure',
     );
     const data = /<xenc:EncryptedData[\s\S]*<\/xenc:EncryptedData>/.exec(encrypted)?.[0] ?? '';
     const doubled = encrypted.replace('</saml:EncryptedAssertion>', `${data}</saml:EncryptedAssertion>`);
-    expect(harness.rejection(toBase64(doubled), withKey()).message).toMatch(/exactly one EncryptedData/);
+    expect((await harness.rejection(toBase64(doubled), withKey())).message).toMatch(/exactly one EncryptedData/);
   });
 
   it('huge or deeply nested EncryptedData hits the same size and depth limits', async () => {
     const encrypted = await encryptAssertionIn(signedAssertionXml(), sp, shapes.entra);
     const huge = encrypted.replace('<xenc:CipherValue>', `<xenc:CipherValue>${'A'.repeat(400_000)}`);
-    expect(harness.rejection(toBase64(huge), withKey()).check).toBe('size');
+    expect((await harness.rejection(toBase64(huge), withKey())).check).toBe('size');
     const deep = encrypted.replace('<xenc:CipherData>', `${'<x>'.repeat(100)}${'</x>'.repeat(100)}<xenc:CipherData>`);
-    expect(harness.rejection(toBase64(deep), withKey()).check).toBe('xml');
+    expect((await harness.rejection(toBase64(deep), withKey())).check).toBe('xml');
   });
 
   it('plaintext nested beyond the depth limit, encrypted with the public SP certificate, is refused', async () => {
@@ -215,7 +218,7 @@ describe('encrypted assertions: bad input is refused with the reason', () => {
       `${'<saml:Advice>'.repeat(60)}${'</saml:Advice>'.repeat(60)}<saml:AuthnStatement`,
     );
     const xml = await encryptAssertionIn(bomb, sp, shapes.oktaGcm);
-    const refused = harness.rejection(toBase64(xml), withKey());
+    const refused = await harness.rejection(toBase64(xml), withKey());
     expect(refused).toMatchObject({ check: 'decryption', message: expect.stringMatching(/size and depth limits/) });
   });
 });

@@ -19,8 +19,8 @@ afterEach(() => t?.close());
 const start = async (options: { allowIdpInitiated?: boolean } = {}) => {
   clock = Date.now();
   t = await createTestServer({ now: () => new Date(clock) });
-  t.app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
-  setSamlConfig(t.app, { spBaseUrl: 'http://localhost:80', ...options });
+  await t.app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
+  await setSamlConfig(t.app, { spBaseUrl: 'http://localhost:80', ...options });
   return t;
 };
 const response = (fields: Parameters<typeof buildResponse>[1] = {}) =>
@@ -185,7 +185,7 @@ describe('SAML HTTP routes', () => {
     expect(refused.json()).toMatchObject({ check: 'in_response_to' });
     expect(refused.json().error).toMatch(/unsolicited/);
 
-    setSamlConfig(t.app, { allowIdpInitiated: true });
+    await setSamlConfig(t.app, { allowIdpInitiated: true });
     const res = await complete(completionOf(await acsPost({ SAMLResponse: response({ assertionId: '_a2' }), RelayState: '/settings' })));
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('url=/settings');
@@ -214,7 +214,7 @@ describe('SAML HTTP routes', () => {
     const refused = await acsPost({ SAMLResponse: big }, 'application/json');
     expect(refused.statusCode).toBe(413);
     expect(refused.json().error).toMatch(/larger than \d+ bytes/);
-    setSamlConfig(t.app, { maxResponseBytes: 1_000_000 });
+    await setSamlConfig(t.app, { maxResponseBytes: 1_000_000 });
     const read = await acsPost({ SAMLResponse: big }, 'application/json');
     expect(read.statusCode).toBe(400); // read, then refused by the validator: not XML
   });

@@ -4,7 +4,7 @@ import type { ProtocolRoutes } from '../../http/protocol-routes.ts';
 import { publicRoute } from '../../http/route-policy.ts';
 import { checkLoginBinding, clearedBindingCookie, newLoginBinding, presentedBinding } from '../sessions/login-binding.ts';
 import { storeHandoff, takeHandoff } from './acs-handoff.ts';
-import { getSamlConfig, listenerOrigin } from './config.ts';
+import { loadSamlConfig, listenerOrigin } from './config.ts';
 import { safeReturnPath, sendLoginError, sendLoginSuccess } from './login-pages.ts';
 import { acceptSamlResponse, finishSamlLogin, samlLoginRedirect, samlMetadata } from './service.ts';
 
@@ -16,8 +16,8 @@ const acsBodyLimit = 8 * 1024 * 1024;
  * it is read: base64 (4/3), URL-encoding of `+`, `/`, `=` (a few percent; 1.25 leaves room) and a RelayState.
  * Browsers send a Content-Length with a form; a body without one is refused.
  */
-const checkAcsLength = (app: App, length: string | undefined): void => {
-  const limit = Math.min(acsBodyLimit, Math.ceil((getSamlConfig(app).maxResponseBytes * 4) / 3) * 1.25 + 8192);
+const checkAcsLength = async (app: App, length: string | undefined): Promise<void> => {
+  const limit = Math.min(acsBodyLimit, Math.ceil(((await loadSamlConfig(app)).maxResponseBytes * 4) / 3) * 1.25 + 8192);
   if (length === undefined) throw new AppError('VALIDATION', 'The SAML form post has no Content-Length', { status: 411 });
   if (Number(length) > limit) {
     throw new AppError('PAYLOAD_TOO_LARGE', `The SAML form post is larger than ${Math.round(limit)} bytes (maxResponseBytes)`);
@@ -37,13 +37,13 @@ export const samlRoutes: ProtocolRoutes = async (fastify, { app, origin, startWe
   });
 
   fastify.get('/saml/metadata', { config: publicRoute('error') }, async (_request, reply) =>
-    reply.type('application/samlmetadata+xml; charset=utf-8').send(samlMetadata(app, { origin: origin() })),
+    reply.type('application/samlmetadata+xml; charset=utf-8').send(await samlMetadata(app, { origin: origin() })),
   );
 
   fastify.get<{ Querystring: { return_to?: string } }>('/saml/login', { config: publicRoute('html') }, async (request, reply) => {
     try {
       // The login cookie lives as long as the AuthnRequest id it is bound to.
-      const binding = newLoginBinding('saml', getSamlConfig(app).requestTtlSeconds, secure);
+      const binding = newLoginBinding('saml', (await loadSamlConfig(app)).requestTtlSeconds, secure);
       const { url } = await samlLoginRedirect(app, {
         origin: origin(),
         relayState: safeReturnPath(request.query.return_to),
@@ -70,7 +70,7 @@ export const samlRoutes: ProtocolRoutes = async (fastify, { app, origin, startWe
           return reply.code(400).send({ error: 'missing_field: SAMLResponse' });
         }
         const validated = await acceptSamlResponse(app, body.SAMLResponse, { origin: origin() });
-        const handle = storeHandoff(app, validated, body.RelayState);
+        const handle = await storeHandoff(app, validated, body.RelayState);
         return reply.redirect(`/saml/complete?handle=${handle}`, 303);
       } catch (error) {
         return sendLoginError(app, reply, request.headers.accept, 'SAML', error);
@@ -82,7 +82,7 @@ export const samlRoutes: ProtocolRoutes = async (fastify, { app, origin, startWe
   fastify.get<{ Querystring: { handle?: unknown } }>('/saml/complete', { config: publicRoute('html') }, async (request, reply) => {
     try {
       // The handle is used up first, so a forced completion also ends the attacker's pending login.
-      const handoff = takeHandoff(app, request.query.handle);
+      const handoff = await takeHandoff(app, request.query.handle);
       if (!handoff.unsolicited) checkLoginBinding(handoff.browserBinding, presentedBinding('saml', request.headers.cookie));
       const login = await finishSamlLogin(app, handoff);
       await startWebSession(reply, { sub: login.subject, email: login.email, tier: login.tier, origin: login.session_id, amr: 'saml' });

@@ -22,10 +22,10 @@ beforeAll(() => {
 });
 afterEach(() => app?.close());
 
-const newApp = (): App => {
+const newApp = async (): Promise<App> => {
   app = createApp({ dataDir: ':memory:' });
   // The responses here are unsolicited (pasted, as from an IdP dashboard): IdP-initiated login is an opt-in.
-  setSamlConfig(app, { spBaseUrl: 'https://sp.example.test', allowIdpInitiated: true });
+  await setSamlConfig(app, { spBaseUrl: 'https://sp.example.test', allowIdpInitiated: true });
   return app;
 };
 const call = (name: string, input: unknown) =>
@@ -36,13 +36,13 @@ const signedMetadata = (certs: readonly string[], signer: TestIdp = federation) 
 
 describe('SP metadata says what the configuration enforces', () => {
   it('advertises the encryption certificate once the matching decryption key is set, and stays schema-valid', async () => {
-    newApp();
-    app.settings.update({ samlSpEncryptionCert: sp.cert });
-    expect(samlMetadata(app)).not.toContain('use="encryption"'); // no key yet: IdPs must not encrypt to it
+    await newApp();
+    await app.settings.update({ samlSpEncryptionCert: sp.cert });
+    expect(await samlMetadata(app)).not.toContain('use="encryption"'); // no key yet: IdPs must not encrypt to it
     app.settings.setSecret('samlSpDecryptionKey', idp.key);
-    expect(samlMetadata(app)).not.toContain('use="encryption"'); // a key that does not belong to the certificate
+    expect(await samlMetadata(app)).not.toContain('use="encryption"'); // a key that does not belong to the certificate
     app.settings.setSecret('samlSpDecryptionKey', sp.key);
-    const metadata = samlMetadata(app);
+    const metadata = await samlMetadata(app);
     expect(metadata).toContain(
       `<md:KeyDescriptor use="encryption">\n      <ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certBody(sp.cert)}`,
     );
@@ -50,21 +50,26 @@ describe('SP metadata says what the configuration enforces', () => {
     await expect(xmllintMetadata(metadata)).resolves.toBeUndefined();
     // Pasted into a password field, a PEM loses its line breaks; it is re-wrapped, not refused.
     app.settings.setSecret('samlSpDecryptionKey', sp.key.replace(/\n/g, ''));
-    expect(samlMetadata(app)).toContain('use="encryption"');
+    expect(await samlMetadata(app)).toContain('use="encryption"');
   });
 
-  it('says WantAssertionsSigned only when the policy requires a signed assertion', () => {
-    newApp();
-    const want = (policy: 'response' | 'assertion' | 'either' | 'both') => {
-      setSamlConfig(app, { signaturePolicy: policy });
-      return /WantAssertionsSigned="(\w+)"/.exec(samlMetadata(app))?.[1];
+  it('says WantAssertionsSigned only when the policy requires a signed assertion', async () => {
+    await newApp();
+    const want = async (policy: 'response' | 'assertion' | 'either' | 'both') => {
+      await setSamlConfig(app, { signaturePolicy: policy });
+      return /WantAssertionsSigned="(\w+)"/.exec(await samlMetadata(app))?.[1];
     };
-    expect([want('assertion'), want('both'), want('response'), want('either')]).toEqual(['true', 'true', 'false', 'false']);
+    expect([await want('assertion'), await want('both'), await want('response'), await want('either')]).toEqual([
+      'true',
+      'true',
+      'false',
+      'false',
+    ]);
   });
 
   it('reports the encryption state to the admin screen without the key', async () => {
-    newApp();
-    app.settings.update({ samlSpEncryptionCert: sp.cert });
+    await newApp();
+    await app.settings.update({ samlSpEncryptionCert: sp.cert });
     app.settings.setSecret('samlSpDecryptionKey', sp.key);
     const described = (await call('identity.samlGetConfig', {})) as { sp: { encryption: unknown } };
     expect(described.sp.encryption).toEqual({ advertised: true, problem: null });
@@ -74,8 +79,8 @@ describe('SP metadata says what the configuration enforces', () => {
 
 describe('IdP metadata', () => {
   it('trusts every signing certificate listed (key rollover) as one set', async () => {
-    newApp();
-    app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert, rolledIdp.cert]) });
+    await newApp();
+    await app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert, rolledIdp.cert]) });
     for (const signer of [idp, rolledIdp]) {
       const response = toBase64(
         signElement(buildResponse(new Date(), { assertionId: `_a-${signer === idp ? 1 : 2}` }), `_a-${signer === idp ? 1 : 2}`, signer),
@@ -100,15 +105,15 @@ describe('IdP metadata', () => {
   });
 
   it('refuses to store, and to use, metadata that fails the configured signature check', async () => {
-    newApp();
-    app.settings.update({ samlIdpMetadataSigningCert: federation.cert });
+    await newApp();
+    await app.settings.update({ samlIdpMetadataSigningCert: federation.cert });
     await expect(call('identity.samlSetConfig', { idp_metadata_xml: idpMetadataXml([idp.cert]) })).rejects.toThrow(/not signed/);
     const stored = await call('identity.samlSetConfig', { idp_metadata_xml: signedMetadata([idp.cert]) });
     expect(stored).toMatchObject({ idp: { trusted_cert_count: 1, error: null } });
     const response = toBase64(signElement(buildResponse(new Date()), '_assert1', idp));
     expect(await samlTestResponse(app, response)).toMatchObject({ ok: true });
     // Stored metadata that no longer verifies (the signing certificate changed) is reported, not used.
-    app.settings.update({ samlIdpMetadataSigningCert: idp.cert });
+    await app.settings.update({ samlIdpMetadataSigningCert: idp.cert });
     expect(await call('identity.samlGetConfig', {})).toMatchObject({
       idp: { trusted_cert_count: 0, error: expect.stringMatching(/signature/) },
     });
@@ -118,8 +123,8 @@ describe('IdP metadata', () => {
 
 describe('SAML test tool with an encrypted assertion', () => {
   it('decrypts with the configured key and names the decryption step; says why when it cannot', async () => {
-    newApp();
-    app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
+    await newApp();
+    await app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
     const encrypted = toBase64(
       await encryptAssertionIn(signElement(buildResponse(new Date()), '_assert1', idp), sp, {
         content: XENC.aes256gcm,
@@ -127,7 +132,7 @@ describe('SAML test tool with an encrypted assertion', () => {
       }),
     );
     expect(await samlTestResponse(app, encrypted)).toMatchObject({ ok: false, check: 'decryption' });
-    app.settings.update({ samlSpEncryptionCert: sp.cert });
+    await app.settings.update({ samlSpEncryptionCert: sp.cert });
     app.settings.setSecret('samlSpDecryptionKey', sp.key);
     expect(await samlTestResponse(app, encrypted)).toEqual({
       ok: true,

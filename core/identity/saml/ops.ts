@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { defineOp } from '../../ops/define.ts';
-import { getSamlConfig, samlConfigPatchSchema, setSamlConfig } from './config.ts';
+import { loadSamlConfig, samlConfigPatchSchema, setSamlConfig } from './config.ts';
 import { failedCheckOf } from './errors.ts';
 import { parseIdpMetadata } from './idp-metadata.ts';
 import { resolveIdp, samlMetadata, samlTestResponse, spEndpoints } from './service.ts';
@@ -9,7 +9,7 @@ import { spDecryption } from './sp-decryption.ts';
 
 /** What the Identity Settings screen shows: SP endpoints, IdP settings, validator options and IdP status. */
 const describeSaml = async (app: App) => {
-  const config = getSamlConfig(app);
+  const config = await loadSamlConfig(app);
   const settings = app.settings.get();
   const sp = spEndpoints(app, config);
   const decryption = spDecryption(app);
@@ -78,15 +78,19 @@ export const samlOps = {
     handler: async (input, { app }) => {
       // Refuse metadata we could not use, before storing it.
       if (input.idp_metadata_xml) {
-        parseIdpMetadata(input.idp_metadata_xml, getSamlConfig(app).metadataMaxBytes, app.settings.get().samlIdpMetadataSigningCert);
+        parseIdpMetadata(
+          input.idp_metadata_xml,
+          (await loadSamlConfig(app)).metadataMaxBytes,
+          app.settings.get().samlIdpMetadataSigningCert,
+        );
       }
-      app.settings.update({
+      await app.settings.update({
         ...(input.idp_metadata_url === undefined ? {} : { samlIdpMetadataUrl: input.idp_metadata_url }),
         ...(input.idp_metadata_xml === undefined ? {} : { samlIdpMetadataXml: input.idp_metadata_xml }),
         ...(input.sp_entity_id === undefined ? {} : { samlSpEntityId: input.sp_entity_id }),
         ...(input.idp_issuer === undefined ? {} : { samlIdpIssuer: input.idp_issuer }),
       });
-      if (input.options !== undefined) setSamlConfig(app, input.options);
+      if (input.options !== undefined) await setSamlConfig(app, input.options);
       return describeSaml(app);
     },
   }),

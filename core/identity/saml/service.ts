@@ -1,7 +1,7 @@
 import type { App } from '../../app.ts';
 import { samlLoginIdentity } from './acs-handoff.ts';
 import { authnRequestRedirectUrl } from './authn-request.ts';
-import { getSamlConfig, type SamlConfig, spOrigin } from './config.ts';
+import { loadSamlConfig, type SamlConfig, spOrigin } from './config.ts';
 import { failedCheckOf, samlError, type SamlCheck } from './errors.ts';
 import { fetchIdpMetadata, type IdpMetadata, parseIdpMetadata } from './idp-metadata.ts';
 import { allowedAlgorithms } from './signature.ts';
@@ -9,7 +9,7 @@ import { spDecryption } from './sp-decryption.ts';
 import { buildSpMetadata } from './sp-metadata.ts';
 import { checkLoginBinding } from '../sessions/login-binding.ts';
 import { completeSsoLogin } from './sso-login.ts';
-import { createRequestId, peekRequest, type SamlTracker, samlTracker } from './store.ts';
+import { assertionSeen, createRequestId, peekRequest, type SamlTracker, samlTracker } from './store.ts';
 import { type SamlValidatorConfig, type ValidatedSamlResponse, validateSamlResponse } from './validator.ts';
 
 /** The listener's origin when called from an HTTP route; else the configured base URL or the local port. */
@@ -23,8 +23,8 @@ export const spEndpoints = (app: App, config: SamlConfig, options: SamlCallOptio
 };
 
 /** Spec 4.4 saml_metadata: this service provider's SAML 2.0 metadata XML. */
-export const samlMetadata = (app: App, options: SamlCallOptions = {}): string => {
-  const config = getSamlConfig(app);
+export const samlMetadata = async (app: App, options: SamlCallOptions = {}): Promise<string> => {
+  const config = await loadSamlConfig(app);
   const { entityId, acsUrl } = spEndpoints(app, config, options);
   return buildSpMetadata({
     entityId,
@@ -62,7 +62,7 @@ export const resolveIdp = async (app: App, config: SamlConfig) => {
 
 /** Everything the validator needs, from settings, stored options and IdP metadata. */
 export const samlValidatorConfig = async (app: App, options: SamlCallOptions = {}): Promise<SamlValidatorConfig> => {
-  const config = getSamlConfig(app);
+  const config = await loadSamlConfig(app);
   const idp = await resolveIdp(app, config);
   const { entityId, acsUrl } = spEndpoints(app, config, options);
   return {
@@ -90,7 +90,7 @@ export type SamlLogin = {
 
 /** Validates a SAMLResponse (consuming its request id and remembering its assertion id); SFIdentityError otherwise. */
 export const acceptSamlResponse = async (app: App, samlResponse: string, options: SamlCallOptions = {}): Promise<ValidatedSamlResponse> => {
-  const validated = validateSamlResponse(samlResponse, await samlValidatorConfig(app, options), samlTracker(app));
+  const validated = await validateSamlResponse(samlResponse, await samlValidatorConfig(app, options), samlTracker(app));
   app.log.info(
     {
       check: 'passed',
@@ -128,7 +128,7 @@ export const samlAcs = async (
 /** Read-only tracker for the test tool: checks InResponseTo and replay without consuming anything. */
 const dryRunTracker = (app: App): SamlTracker => ({
   consumeRequest: (id) => peekRequest(app, id),
-  rememberAssertion: (id) => app.db.prepare('SELECT 1 FROM saml_seen_assertions WHERE id = ?').get(id) === undefined,
+  rememberAssertion: async (id) => !(await assertionSeen(app, id)),
 });
 
 export type SamlTestReport =
@@ -146,7 +146,11 @@ export type SamlTestReport =
 /** Validates a pasted SAMLResponse without logging anyone in, and says which check failed and why. */
 export const samlTestResponse = async (app: App, samlResponse: string, options: SamlCallOptions = {}): Promise<SamlTestReport> => {
   try {
-    const result: ValidatedSamlResponse = validateSamlResponse(samlResponse, await samlValidatorConfig(app, options), dryRunTracker(app));
+    const result: ValidatedSamlResponse = await validateSamlResponse(
+      samlResponse,
+      await samlValidatorConfig(app, options),
+      dryRunTracker(app),
+    );
     return {
       ok: true,
       subject: result.subject,
@@ -170,7 +174,7 @@ export const samlLoginRedirect = async (
   app: App,
   options: SamlCallOptions & { relayState?: string | undefined; browserBinding?: string | undefined } = {},
 ): Promise<{ url: string; request_id: string }> => {
-  const config = getSamlConfig(app);
+  const config = await loadSamlConfig(app);
   const idp = await resolveIdp(app, config);
   if (idp.ssoUrl === undefined) throw samlError('config', 'the IdP metadata has no HTTP-Redirect SingleSignOnService');
   const { entityId, acsUrl } = spEndpoints(app, config, options);
@@ -178,7 +182,7 @@ export const samlLoginRedirect = async (
   if (config.authnRequestsSigned && signingKeyPem === undefined) {
     throw samlError('config', 'AuthnRequest signing is on but no SP signing key is set (SVC_SAML_SP_SIGNING_KEY)');
   }
-  const request_id = createRequestId(app, config.requestTtlSeconds, {
+  const request_id = await createRequestId(app, config.requestTtlSeconds, {
     relayState: options.relayState,
     browserBinding: options.browserBinding,
   });

@@ -1,7 +1,7 @@
 import type { App } from '../../app.ts';
 import { issueSessionJwt } from '../api-keys/jwt.ts';
 import { delegateSession, type SSOSession } from '../sso/sessions.ts';
-import { getSamlConfig } from './config.ts';
+import { loadSamlConfig } from './config.ts';
 
 export type SsoLogin = {
   readonly session: SSOSession;
@@ -19,8 +19,8 @@ export const completeSsoLogin = async (
   app: App,
   login: { idpSessionId: string; subject: string; email: string; amr: 'saml' | 'oidc' },
 ): Promise<SsoLogin> => {
-  const tier = getSamlConfig(app).sessionTier;
-  const session = delegateSession(app, {
+  const tier = (await loadSamlConfig(app)).sessionTier;
+  const session = await delegateSession(app, {
     idp_session_id: login.idpSessionId,
     subject: login.subject,
     email: login.email,

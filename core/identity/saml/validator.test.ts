@@ -8,7 +8,8 @@ let idp: TestIdp;
 let attacker: TestIdp;
 const harness = validatorHarness(() => idp);
 const { freshApp, validate } = harness;
-const rejection = (encoded: string, overrides: Overrides = {}): string => harness.rejection(encoded, overrides).check;
+const rejection = async (encoded: string, overrides: Overrides = {}): Promise<string> =>
+  (await harness.rejection(encoded, overrides)).check;
 
 beforeAll(() => {
   idp = makeTestIdp('idp');
@@ -21,58 +22,58 @@ const signedAssertion = (fields: ResponseFields = {}, signer: TestIdp = idp) =>
 const signedResponse = (fields: ResponseFields = {}) => signElement(buildResponse(NOW, fields), fields.responseId ?? '_resp1', idp);
 
 describe('SAML validator: accepted responses', () => {
-  it('accepts a response whose assertion is signed by a trusted certificate', () => {
+  it('accepts a response whose assertion is signed by a trusted certificate', async () => {
     freshApp();
-    const result = validate(toBase64(signedAssertion()));
+    const result = await validate(toBase64(signedAssertion()));
     expect(result).toMatchObject({ subject: 'alice@example.org', email: 'alice@example.org', sessionIndex: '_session-abc' });
     expect(result.signedParts).toEqual(['assertion']);
   });
 
-  it('honours each signature policy', () => {
+  it('honours each signature policy', async () => {
     const responseOnly = toBase64(signedResponse());
     const assertionOnly = toBase64(signedAssertion());
     const both = toBase64(signElement(signedAssertion(), '_resp1', idp));
-    expect(rejection(responseOnly, { policy: 'assertion' })).toBe('signature');
-    expect(rejection(assertionOnly, { policy: 'response' })).toBe('signature');
-    expect(rejection(assertionOnly, { policy: 'both' })).toBe('signature');
+    expect(await rejection(responseOnly, { policy: 'assertion' })).toBe('signature');
+    expect(await rejection(assertionOnly, { policy: 'response' })).toBe('signature');
+    expect(await rejection(assertionOnly, { policy: 'both' })).toBe('signature');
     freshApp();
-    expect(validate(responseOnly, { policy: 'either' }).signedParts).toEqual(['response']);
+    expect((await validate(responseOnly, { policy: 'either' })).signedParts).toEqual(['response']);
     freshApp();
-    expect(validate(responseOnly, { policy: 'response' }).subject).toBe('alice@example.org');
+    expect((await validate(responseOnly, { policy: 'response' })).subject).toBe('alice@example.org');
     freshApp();
-    expect(validate(both, { policy: 'both' }).signedParts).toEqual(['response', 'assertion']);
+    expect((await validate(both, { policy: 'both' })).signedParts).toEqual(['response', 'assertion']);
   });
 
-  it('trusts several certificates at once (rotation)', () => {
+  it('trusts several certificates at once (rotation)', async () => {
     freshApp();
-    const result = validate(toBase64(signedAssertion({}, attacker)), { trustedCerts: [idp.cert, attacker.cert] });
+    const result = await validate(toBase64(signedAssertion({}, attacker)), { trustedCerts: [idp.cert, attacker.cert] });
     expect(result.subject).toBe('alice@example.org');
   });
 
-  it('consumes a pending InResponseTo exactly once', () => {
+  it('consumes a pending InResponseTo exactly once', async () => {
     const local = freshApp();
-    const requestId = createRequestId(local, 600);
+    const requestId = await createRequestId(local, 600);
     const encoded = toBase64(signedAssertion({ inResponseTo: requestId }));
-    expect(validate(encoded).inResponseTo).toBe(requestId);
+    expect((await validate(encoded)).inResponseTo).toBe(requestId);
     const again = toBase64(signedAssertion({ inResponseTo: requestId, assertionId: '_assert2' }));
-    expect(() => validate(again)).toThrow(/InResponseTo/);
+    await expect(validate(again)).rejects.toThrow(/InResponseTo/);
   });
 
-  it('reads a NameID split by an XML comment as the whole value (comment injection)', () => {
+  it('reads a NameID split by an XML comment as the whole value (comment injection)', async () => {
     freshApp();
     const signed = signedAssertion({ nameId: 'alice@example.org.evil.test', email: null });
     const injected = signed.replace('alice@example.org.evil.test', 'alice@example.org<!---->.evil.test');
     expect(injected).not.toBe(signed);
-    const result = validate(toBase64(injected));
+    const result = await validate(toBase64(injected));
     expect(result.subject).toBe('alice@example.org.evil.test');
     expect(result.email).toBe('alice@example.org.evil.test');
   });
 });
 
 describe('SAML validator: identity', () => {
-  it('takes the email from an attribute when the NameID is persistent', () => {
+  it('takes the email from an attribute when the NameID is persistent', async () => {
     freshApp();
-    const result = validate(
+    const result = await validate(
       toBase64(
         signedAssertion({
           nameId: 'u-8f3a',
@@ -90,29 +91,29 @@ describe('SAML validator: identity', () => {
 });
 
 describe('SAML validator: signatures and wrapping', () => {
-  it('rejects a signature placed anywhere but on the Response or the Assertion', () => {
+  it('rejects a signature placed anywhere but on the Response or the Assertion', async () => {
     const signed = signedAssertion();
     const signature = /<ds:Signature[\s\S]*<\/ds:Signature>/.exec(signed)?.[0] ?? '';
     const moved = signed.replace(signature, '').replace('</saml:Subject>', `${signature}</saml:Subject>`);
-    expect(rejection(toBase64(moved), { policy: 'either' })).toBe('signature');
+    expect(await rejection(toBase64(moved), { policy: 'either' })).toBe('signature');
   });
 
-  it('rejects a response with no signature', () => {
-    expect(rejection(toBase64(buildResponse(NOW)), { policy: 'either' })).toBe('signature');
+  it('rejects a response with no signature', async () => {
+    expect(await rejection(toBase64(buildResponse(NOW)), { policy: 'either' })).toBe('signature');
   });
 
-  it('rejects content altered after signing', () => {
+  it('rejects content altered after signing', async () => {
     const tampered = signedAssertion().replace('alice@example.org</saml:NameID>', 'mallory@example.org</saml:NameID>');
-    expect(rejection(toBase64(tampered))).toBe('signature');
+    expect(await rejection(toBase64(tampered))).toBe('signature');
   });
 
-  it('rejects a signature made by an untrusted key, even with its certificate in KeyInfo', () => {
+  it('rejects a signature made by an untrusted key, even with its certificate in KeyInfo', async () => {
     const forged = signedAssertion({}, attacker);
     expect(forged).toContain('X509Certificate');
-    expect(rejection(toBase64(forged))).toBe('certificate');
+    expect(await rejection(toBase64(forged))).toBe('certificate');
   });
 
-  it('rejects a signed assertion moved into Extensions with a forged one in its place', () => {
+  it('rejects a signed assertion moved into Extensions with a forged one in its place', async () => {
     const original = signedAssertion();
     const signedPart = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(original)?.[0] ?? '';
     const evil = buildResponse(NOW, {
@@ -120,54 +121,54 @@ describe('SAML validator: signatures and wrapping', () => {
       nameId: 'admin@example.org',
       responseExtra: `<samlp:Extensions>${signedPart}</samlp:Extensions>`,
     });
-    expect(rejection(toBase64(evil))).toBe('structure');
+    expect(await rejection(toBase64(evil))).toBe('structure');
   });
 
-  it('rejects a duplicated assertion (a forged copy beside the signed one)', () => {
+  it('rejects a duplicated assertion (a forged copy beside the signed one)', async () => {
     const original = signedAssertion();
     const forged =
       /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(buildResponse(NOW, { assertionId: '_evil', nameId: 'admin@example.org' }))?.[0] ?? '';
     const doubled = original.replace('</samlp:Response>', `${forged}</samlp:Response>`);
-    expect(rejection(toBase64(doubled))).toBe('structure');
+    expect(await rejection(toBase64(doubled))).toBe('structure');
   });
 
-  it('rejects a forged assertion that reuses the signed assertion id', () => {
+  it('rejects a forged assertion that reuses the signed assertion id', async () => {
     const original = signedAssertion();
     const forged = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(buildResponse(NOW, { nameId: 'admin@example.org' }))?.[0] ?? '';
     const doubled = original.replace('<samlp:Status>', `<samlp:Extensions>${forged}</samlp:Extensions><samlp:Status>`);
-    expect(rejection(toBase64(doubled))).toBe('structure');
+    expect(await rejection(toBase64(doubled))).toBe('structure');
   });
 
-  it('rejects a signed assertion hidden in the Advice of a forged assertion', () => {
+  it('rejects a signed assertion hidden in the Advice of a forged assertion', async () => {
     const original = signedAssertion();
     const signedPart = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(original)?.[0] ?? '';
     const forged = buildResponse(NOW, { assertionId: '_evil', nameId: 'admin@example.org' }).replace(
       '<saml:AuthnStatement',
       `<saml:Advice>${signedPart}</saml:Advice><saml:AuthnStatement`,
     );
-    expect(rejection(toBase64(forged))).toBe('structure');
+    expect(await rejection(toBase64(forged))).toBe('structure');
   });
 
-  it('rejects a response signature whose reference points at another element', () => {
+  it('rejects a response signature whose reference points at another element', async () => {
     const xml = signElement(buildResponse(NOW), '_resp1', idp, { referenceId: '_assert1' });
-    expect(rejection(toBase64(xml), { policy: 'response' })).toBe('signature');
+    expect(await rejection(toBase64(xml), { policy: 'response' })).toBe('signature');
   });
 
-  it('rejects a signed response wrapped inside a forged response', () => {
+  it('rejects a signed response wrapped inside a forged response', async () => {
     const inner = signedResponse();
     const wrapper = buildResponse(NOW, {
       responseId: '_evilresp',
       assertionId: '_evil',
       responseExtra: `<samlp:Extensions>${inner}</samlp:Extensions>`,
     });
-    expect(rejection(toBase64(wrapper), { policy: 'response' })).toBe('structure');
+    expect(await rejection(toBase64(wrapper), { policy: 'response' })).toBe('structure');
   });
 
-  it('rejects SHA-1 unless explicitly allowed', () => {
+  it('rejects SHA-1 unless explicitly allowed', async () => {
     const sha1 = signElement(buildResponse(NOW), '_assert1', idp, { signatureAlgorithm: ALG.rsaSha1, digestAlgorithm: ALG.sha1 });
-    expect(rejection(toBase64(sha1))).toBe('algorithm');
+    expect(await rejection(toBase64(sha1))).toBe('algorithm');
     freshApp();
-    expect(validate(toBase64(sha1), { allowSha1: true }).subject).toBe('alice@example.org');
+    expect((await validate(toBase64(sha1), { allowSha1: true })).subject).toBe('alice@example.org');
   });
 });
 
@@ -183,73 +184,73 @@ describe('SAML validator: conditions', () => {
     ['unknown InResponseTo', { inResponseTo: '_never-issued' }, 'in_response_to'],
     ['wrong issuer', { issuer: 'https://evil-idp.example.test' }, 'issuer'],
     ['failed status', { statusCode: 'urn:oasis:names:tc:SAML:2.0:status:Requester' }, 'status'],
-  ] as const)('rejects %s', (_name, fields, check) => {
-    expect(rejection(toBase64(signedAssertion(fields)))).toBe(check);
+  ] as const)('rejects %s', async (_name, fields, check) => {
+    expect(await rejection(toBase64(signedAssertion(fields)))).toBe(check);
   });
 
-  it('accepts timestamps within the allowed clock skew', () => {
+  it('accepts timestamps within the allowed clock skew', async () => {
     freshApp();
-    expect(validate(toBase64(signedAssertion({ notBefore: minutes(0.5) }))).subject).toBe('alice@example.org');
+    expect((await validate(toBase64(signedAssertion({ notBefore: minutes(0.5) })))).subject).toBe('alice@example.org');
   });
 
-  it('rejects unsolicited responses when IdP-initiated login is disabled', () => {
-    expect(rejection(toBase64(signedAssertion()), { allowIdpInitiated: false })).toBe('in_response_to');
+  it('rejects unsolicited responses when IdP-initiated login is disabled', async () => {
+    expect(await rejection(toBase64(signedAssertion()), { allowIdpInitiated: false })).toBe('in_response_to');
   });
 
-  it('rejects a replayed assertion (ids kept in SQLite until they expire)', () => {
+  it('rejects a replayed assertion (ids kept in SQLite until they expire)', async () => {
     freshApp();
     const encoded = toBase64(signedAssertion());
-    validate(encoded);
-    expect(() => validate(encoded)).toThrow(/already used/);
+    await validate(encoded);
+    await expect(validate(encoded)).rejects.toThrow(/already used/);
     const stored = harness.app().db.prepare('SELECT id, expires_at FROM saml_seen_assertions').all();
     expect(stored).toEqual([{ id: '_assert1', expires_at: new Date(NOW.getTime() + 6 * 60_000).toISOString() }]);
   });
 });
 
 describe('SAML validator: hostile input', () => {
-  it('rejects base64 garbage', () => {
-    expect(rejection('this is %%% not base64!!')).toBe('encoding');
-    expect(rejection('')).toBe('encoding');
+  it('rejects base64 garbage', async () => {
+    expect(await rejection('this is %%% not base64!!')).toBe('encoding');
+    expect(await rejection('')).toBe('encoding');
   });
 
-  it('rejects bytes that decode to non-XML', () => {
-    expect(rejection(Buffer.from('hello world').toString('base64'))).toBe('xml');
+  it('rejects bytes that decode to non-XML', async () => {
+    expect(await rejection(Buffer.from('hello world').toString('base64'))).toBe('xml');
   });
 
-  it('rejects several root elements', () => {
-    expect(rejection(toBase64(`${signedAssertion()}<samlp:Response/>`))).toBe('xml');
+  it('rejects several root elements', async () => {
+    expect(await rejection(toBase64(`${signedAssertion()}<samlp:Response/>`))).toBe('xml');
   });
 
-  it('rejects a DTD (XXE / entity expansion)', () => {
+  it('rejects a DTD (XXE / entity expansion)', async () => {
     const xxe = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]>${signedAssertion().replace('alice@example.org</saml:NameID>', '&x;</saml:NameID>')}`;
-    expect(rejection(toBase64(xxe))).toBe('xml');
+    expect(await rejection(toBase64(xxe))).toBe('xml');
   });
 
-  it('rejects a huge document before parsing it', () => {
+  it('rejects a huge document before parsing it', async () => {
     const huge = toBase64(`<samlp:Response>${'x'.repeat(400_000)}</samlp:Response>`);
-    expect(rejection(huge)).toBe('size');
+    expect(await rejection(huge)).toBe('size');
   });
 
-  it('rejects deeply nested XML quickly', () => {
+  it('rejects deeply nested XML quickly', async () => {
     const depth = 5000;
     const deep = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}</samlp:Response>`;
     const started = Date.now();
-    expect(rejection(toBase64(deep))).toBe('xml');
+    expect(await rejection(toBase64(deep))).toBe('xml');
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
-  it('rejects wrong encodings: UTF-16, a non-UTF-8 declaration, invalid UTF-8 bytes', () => {
+  it('rejects wrong encodings: UTF-16, a non-UTF-8 declaration, invalid UTF-8 bytes', async () => {
     const xml = signedAssertion();
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]).toString('base64');
-    expect(rejection(utf16)).toBe('encoding');
-    expect(rejection(toBase64(`<?xml version="1.0" encoding="ISO-8859-1"?>${xml}`))).toBe('encoding');
+    expect(await rejection(utf16)).toBe('encoding');
+    expect(await rejection(toBase64(`<?xml version="1.0" encoding="ISO-8859-1"?>${xml}`))).toBe('encoding');
     const invalid = Buffer.concat([Buffer.from(xml.slice(0, 50)), Buffer.from([0xc3, 0x28]), Buffer.from(xml.slice(50))]);
-    expect(rejection(invalid.toString('base64'))).toBe('encoding');
+    expect(await rejection(invalid.toString('base64'))).toBe('encoding');
   });
 
-  it('refuses to validate without trusted certificates or an expected issuer', () => {
-    expect(rejection(toBase64(signedAssertion()), { trustedCerts: [] })).toBe('config');
-    expect(rejection(toBase64(signedAssertion()), { expectedIssuer: '' })).toBe('config');
+  it('refuses to validate without trusted certificates or an expected issuer', async () => {
+    expect(await rejection(toBase64(signedAssertion()), { trustedCerts: [] })).toBe('config');
+    expect(await rejection(toBase64(signedAssertion()), { expectedIssuer: '' })).toBe('config');
   });
 });
 
@@ -270,13 +271,13 @@ describe('SAML validator: what real IdPs send', () => {
     ['-05:00', ''],
     ['+05:30', '.123'],
     ['Z', '.1234567'],
-  ])('accepts instants with the offset %s (fraction "%s"), normalised to UTC', (offset, fraction) => {
+  ])('accepts instants with the offset %s (fraction "%s"), normalised to UTC', async (offset, fraction) => {
     const at =
       offset === 'Z'
         ? (m: number) => `${new Date(NOW.getTime() + m * 60_000).toISOString().slice(0, 19)}${fraction}Z`
         : inZone(offset, fraction);
     freshApp();
-    const result = validate(
+    const result = await validate(
       toBase64(signedAssertion({ notBefore: at(-1), notOnOrAfter: at(5), confirmationNotOnOrAfter: at(5), issueInstant: at(0) })),
     );
     expect(result.subject).toBe('alice@example.org');
@@ -286,11 +287,11 @@ describe('SAML validator: what real IdPs send', () => {
     expect(stored.expires_at).toBe(new Date(NOW.getTime() + 6 * 60_000 + millis).toISOString());
   });
 
-  it('applies the offset: an instant that is in the past only once its offset is read is expired', () => {
+  it('applies the offset: an instant that is in the past only once its offset is read is expired', async () => {
     // 11:58 at -00:10 is 12:08 UTC (still valid); 12:08 at +00:10 is 11:58 UTC (expired).
-    expect(rejection(toBase64(signedAssertion({ notOnOrAfter: '2026-03-01T12:08:00+00:10' })))).toBe('time');
+    expect(await rejection(toBase64(signedAssertion({ notOnOrAfter: '2026-03-01T12:08:00+00:10' })))).toBe('time');
     freshApp();
-    expect(validate(toBase64(signedAssertion({ notOnOrAfter: '2026-03-01T11:58:00-00:10' }))).subject).toBe('alice@example.org');
+    expect((await validate(toBase64(signedAssertion({ notOnOrAfter: '2026-03-01T11:58:00-00:10' })))).subject).toBe('alice@example.org');
   });
 
   it.each([
@@ -299,44 +300,44 @@ describe('SAML validator: what real IdPs send', () => {
     ['an hour out of range', '2026-03-01T25:05:00Z'],
     ['an offset beyond 14 hours', '2026-03-01T12:05:00+15:00'],
     ['a date only', '2026-03-01'],
-  ])('still rejects %s', (_name, value) => {
-    expect(rejection(toBase64(signedAssertion({ notOnOrAfter: value })))).toBe('time');
+  ])('still rejects %s', async (_name, value) => {
+    expect(await rejection(toBase64(signedAssertion({ notOnOrAfter: value })))).toBe('time');
   });
 
   const withAdvice = (xml: string, advice: string) =>
     xml.replace('<saml:AuthnStatement', `<saml:Advice>${advice}</saml:Advice><saml:AuthnStatement`);
   const assertionOf = (xml: string) => /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)?.[0] ?? '';
 
-  it('evaluates only the top-level signed assertion when its Advice carries further assertions', () => {
+  it('evaluates only the top-level signed assertion when its Advice carries further assertions', async () => {
     const advised = assertionOf(signElement(buildResponse(NOW, { assertionId: '_advised', nameId: 'carol@example.org' }), '_advised', idp));
     freshApp();
-    const result = validate(toBase64(signElement(withAdvice(buildResponse(NOW), advised), '_assert1', idp)));
+    const result = await validate(toBase64(signElement(withAdvice(buildResponse(NOW), advised), '_assert1', idp)));
     expect(result).toMatchObject({ subject: 'alice@example.org', assertionId: '_assert1' });
   });
 
-  it('XSW: a forged assertion hidden in the Advice of the signed one is never read', () => {
+  it('XSW: a forged assertion hidden in the Advice of the signed one is never read', async () => {
     const forged = assertionOf(buildResponse(NOW, { assertionId: '_forged', nameId: 'admin@example.org', email: 'admin@example.org' }));
     freshApp();
-    const result = validate(toBase64(signElement(withAdvice(buildResponse(NOW), forged), '_assert1', idp)));
+    const result = await validate(toBase64(signElement(withAdvice(buildResponse(NOW), forged), '_assert1', idp)));
     expect(result.subject).toBe('alice@example.org');
     expect(result.email).toBe('alice@example.org');
   });
 
-  it('XSW: a forged assertion slipped into the Advice after signing breaks the signature', () => {
+  it('XSW: a forged assertion slipped into the Advice after signing breaks the signature', async () => {
     const forged = assertionOf(buildResponse(NOW, { assertionId: '_forged', nameId: 'admin@example.org' }));
-    expect(rejection(toBase64(withAdvice(signedAssertion(), forged)))).toBe('signature');
+    expect(await rejection(toBase64(withAdvice(signedAssertion(), forged)))).toBe('signature');
   });
 
-  it('XSW: the Advice may not reuse the signed assertion id, and Advice outside the top-level assertion is refused', () => {
+  it('XSW: the Advice may not reuse the signed assertion id, and Advice outside the top-level assertion is refused', async () => {
     const sameId = assertionOf(buildResponse(NOW, { nameId: 'admin@example.org' }));
-    expect(rejection(toBase64(withAdvice(signedAssertion(), sameId)))).toBe('structure');
+    expect(await rejection(toBase64(withAdvice(signedAssertion(), sameId)))).toBe('structure');
     const forged = assertionOf(buildResponse(NOW, { assertionId: '_forged', nameId: 'admin@example.org' }));
     const inExtensions = signedAssertion({ responseExtra: `<samlp:Extensions><saml:Advice>${forged}</saml:Advice></samlp:Extensions>` });
-    expect(rejection(toBase64(inExtensions))).toBe('structure');
+    expect(await rejection(toBase64(inExtensions))).toBe('structure');
   });
 
-  it('requires an AuthnStatement (Web Browser SSO profile)', () => {
+  it('requires an AuthnStatement (Web Browser SSO profile)', async () => {
     const without = buildResponse(NOW).replace(/<saml:AuthnStatement[\s\S]*<\/saml:AuthnStatement>/, '');
-    expect(rejection(toBase64(signElement(without, '_assert1', idp)))).toBe('authn_statement');
+    expect(await rejection(toBase64(signElement(without, '_assert1', idp)))).toBe('authn_statement');
   });
 });

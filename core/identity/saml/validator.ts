@@ -146,7 +146,11 @@ const refuseSignedAdviceUnder = (top: Element): void => {
  * assertion signature, then every check on the signed XML only, and last the state-changing checks
  * (InResponseTo consumed, assertion id remembered) so a rejected message never burns a legitimate one.
  */
-export const validateSamlResponse = (encoded: string, config: SamlValidatorConfig, tracker: SamlTracker): ValidatedSamlResponse => {
+export const validateSamlResponse = async (
+  encoded: string,
+  config: SamlValidatorConfig,
+  tracker: SamlTracker,
+): Promise<ValidatedSamlResponse> => {
   if (config.trustedCerts.length === 0) throw samlError('config', 'no trusted IdP certificate is configured');
   if (config.expectedIssuer === '') throw samlError('config', 'no expected IdP issuer is configured');
   const xml = decodeUtf8Xml(decodeBase64Message(encoded, config.limits)).replace(/\r\n?/g, '\n');
@@ -206,11 +210,11 @@ export const validateSamlResponse = (encoded: string, config: SamlValidatorConfi
   if (inResponseTo === undefined && !config.allowIdpInitiated) {
     throw samlError('in_response_to', 'unsolicited (IdP-initiated) responses are disabled (allowIdpInitiated is off)');
   }
-  const request = inResponseTo === undefined ? undefined : tracker.consumeRequest(inResponseTo);
+  const request = inResponseTo === undefined ? undefined : await tracker.consumeRequest(inResponseTo);
   if (inResponseTo !== undefined && request === undefined) {
     throw samlError('in_response_to', 'InResponseTo does not match a pending login request (unknown, used or expired)');
   }
-  if (!tracker.rememberAssertion(assertionId, conditions.expiresAt)) {
+  if (!(await tracker.rememberAssertion(assertionId, conditions.expiresAt))) {
     throw samlError('replay', 'this assertion was already used');
   }
   const signedParts = [

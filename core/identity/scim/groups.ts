@@ -1,34 +1,40 @@
+import { z } from 'zod';
 import type { App } from '../../app.ts';
+import type { Queryable } from '../../store/database.ts';
 import { notFound, scimError } from './errors.ts';
+import { newId } from './ids.ts';
 import { pageOf, prepareFilter, sortResources } from './list.ts';
 import { type Json, normalizeResource } from './normalize.ts';
 import { applyPatch, parsePatchRequest } from './patch.ts';
 import type { ListQuery, ResourcePage } from './types.ts';
-import { type GroupRow, groupToWire, type MemberRef } from './wire.ts';
-import { checkIfMatch, sql, writeTransaction } from './write.ts';
-import { newId } from './ids.ts';
+import { type GroupRow, groupRowSchema, groupToWire, type MemberRef } from './wire.ts';
+import { checkIfMatch, forUpdate, writeTransaction } from './write.ts';
 
-const rowById = (app: App, id: string): GroupRow | undefined =>
-  sql(app, 'SELECT * FROM scim_groups WHERE id = ?').get(id) as GroupRow | undefined;
+const groupColumns = 'id, display_name, external_id, resource, version, created_at, updated_at';
 
-const requireRow = (app: App, id: string): GroupRow => {
-  const row = rowById(app, id);
+const requireRow = async (db: Queryable, id: string, lock = ''): Promise<GroupRow> => {
+  const row = await db.one(groupRowSchema, `SELECT ${groupColumns} FROM scim_groups WHERE id = ?${lock}`, [id]);
   if (row === undefined) throw notFound('Group', id);
   return row;
 };
 
-const membersOf = (app: App, groupId: string): MemberRef[] =>
+const memberRow = z.object({ id: z.string(), user_name: z.string() });
+const found = z.object({ id: z.string() });
+
+const membersOf = async (db: Queryable, groupId: string): Promise<MemberRef[]> =>
   (
-    sql(
-      app,
+    await db.all(
+      memberRow,
       'SELECT u.id, u.user_name FROM scim_group_members m JOIN scim_users u ON u.id = m.user_id WHERE m.group_id = ? ORDER BY u.id',
-    ).all(groupId) as { id: string; user_name: string }[]
+      [groupId],
+    )
   ).map((row) => ({ id: row.id, userName: row.user_name }));
 
-const toWire = (app: App, row: GroupRow, baseUrl: string): Json => groupToWire(row, membersOf(app, row.id), baseUrl);
+const toWire = async (db: Queryable, row: GroupRow, baseUrl: string): Promise<Json> =>
+  groupToWire(row, await membersOf(db, row.id), baseUrl);
 
 /** Splits a normalized group into its stored document and its member ids, checking every member is a known user. */
-const splitMembers = (app: App, resource: Json): { stored: Json; memberIds: string[] } => {
+const splitMembers = async (tx: Queryable, resource: Json): Promise<{ stored: Json; memberIds: string[] }> => {
   const { members, ...stored } = resource;
   const memberIds: string[] = [];
   for (const member of (members as Json[] | undefined) ?? []) {
@@ -37,7 +43,7 @@ const splitMembers = (app: App, resource: Json): { stored: Json; memberIds: stri
     if (typeof member['type'] === 'string' && member['type'].toLowerCase() !== 'user') {
       throw scimError('invalidValue', 'Only users can be group members; nested groups are not supported');
     }
-    if (sql(app, 'SELECT 1 FROM scim_users WHERE id = ?').get(id) === undefined) {
+    if ((await tx.one(found, 'SELECT id FROM scim_users WHERE id = ?', [id])) === undefined) {
       throw scimError('invalidValue', `Member ${id.slice(0, 100)} is not a known user`);
     }
     if (!memberIds.includes(id)) memberIds.push(id);
@@ -45,78 +51,80 @@ const splitMembers = (app: App, resource: Json): { stored: Json; memberIds: stri
   return { stored, memberIds };
 };
 
-const setMembers = (app: App, groupId: string, memberIds: readonly string[]): void => {
-  sql(app, 'DELETE FROM scim_group_members WHERE group_id = ?').run(groupId);
-  const insert = sql(app, 'INSERT INTO scim_group_members (group_id, user_id) VALUES (?, ?)');
-  for (const userId of memberIds) insert.run(groupId, userId);
+const setMembers = async (tx: Queryable, groupId: string, memberIds: readonly string[]): Promise<void> => {
+  await tx.run('DELETE FROM scim_group_members WHERE group_id = ?', [groupId]);
+  for (const userId of memberIds) await tx.run('INSERT INTO scim_group_members (group_id, user_id) VALUES (?, ?)', [groupId, userId]);
 };
 
+const externalIdOf = (stored: Json): string | null => (typeof stored['externalId'] === 'string' ? stored['externalId'] : null);
+
 /** Creates a group (with members) in one transaction. Group displayNames need not be unique (RFC 7643 4.2). */
-export const createGroup = (app: App, body: unknown, baseUrl: string): Json => {
+export const createGroup = async (app: App, body: unknown, baseUrl: string): Promise<Json> => {
   const resource = normalizeResource('Group', body);
-  return writeTransaction(app, () => {
-    const { stored, memberIds } = splitMembers(app, resource);
-    const id = newId(app, 'scim-group-');
-    const now = app.now().toISOString();
-    sql(
-      app,
-      `INSERT INTO scim_groups (id, display_name, external_id, resource, version, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)`,
-    ).run(id, stored['displayName'], stored['externalId'] ?? null, JSON.stringify(stored), now, now);
-    setMembers(app, id, memberIds);
-    return toWire(app, requireRow(app, id), baseUrl);
+  const id = newId(app, 'scim-group-');
+  const now = app.now().toISOString();
+  return writeTransaction(app, async (tx) => {
+    const { stored, memberIds } = await splitMembers(tx, resource);
+    await tx.run(
+      'INSERT INTO scim_groups (id, display_name, external_id, resource, version, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)',
+      [id, stored['displayName'] as string, externalIdOf(stored), JSON.stringify(stored), now, now],
+    );
+    await setMembers(tx, id, memberIds);
+    return toWire(tx, await requireRow(tx, id), baseUrl);
   });
 };
 
-export const getGroup = (app: App, id: string, baseUrl: string): Json => toWire(app, requireRow(app, id), baseUrl);
+export const getGroup = async (app: App, id: string, baseUrl: string): Promise<Json> =>
+  toWire(app.database, await requireRow(app.database, id), baseUrl);
 
 /** Writes a new group state in the caller's transaction; the version moves only when something changed. */
-const storeGroup = (app: App, row: GroupRow, next: Json): GroupRow => {
-  const { stored, memberIds } = splitMembers(app, next);
-  const before = membersOf(app, row.id).map((member) => member.id);
+const storeGroup = async (app: App, tx: Queryable, row: GroupRow, next: Json): Promise<GroupRow> => {
+  const { stored, memberIds } = await splitMembers(tx, next);
+  const before = (await membersOf(tx, row.id)).map((member) => member.id);
   const serialized = JSON.stringify(stored);
   const sameMembers = before.length === memberIds.length && [...memberIds].sort().every((id, index) => id === before[index]);
   if (serialized === row.resource && sameMembers) return row;
-  sql(
-    app,
+  await tx.run(
     'UPDATE scim_groups SET display_name = ?, external_id = ?, resource = ?, version = version + 1, updated_at = ? WHERE id = ?',
-  ).run(stored['displayName'], stored['externalId'] ?? null, serialized, app.now().toISOString(), row.id);
-  if (!sameMembers) setMembers(app, row.id, memberIds);
-  return requireRow(app, row.id);
+    [stored['displayName'] as string, externalIdOf(stored), serialized, app.now().toISOString(), row.id],
+  );
+  if (!sameMembers) await setMembers(tx, row.id, memberIds);
+  return requireRow(tx, row.id);
 };
 
-export const replaceGroup = (app: App, id: string, body: unknown, baseUrl: string, ifMatch?: string): Json => {
+export const replaceGroup = async (app: App, id: string, body: unknown, baseUrl: string, ifMatch?: string): Promise<Json> => {
   const next = normalizeResource('Group', body);
-  return writeTransaction(app, () => {
-    const row = requireRow(app, id);
+  return writeTransaction(app, async (tx) => {
+    const row = await requireRow(tx, id, forUpdate(tx));
     checkIfMatch(ifMatch, row.version);
-    return toWire(app, storeGroup(app, row, next), baseUrl);
+    return toWire(tx, await storeGroup(app, tx, row, next), baseUrl);
   });
 };
 
 /** PATCH a group; Okta and Entra push membership this way (`members` add/remove, value filters). */
-export const patchGroup = (app: App, id: string, body: unknown, baseUrl: string, ifMatch?: string): Json => {
+export const patchGroup = async (app: App, id: string, body: unknown, baseUrl: string, ifMatch?: string): Promise<Json> => {
   const operations = parsePatchRequest(body);
-  return writeTransaction(app, () => {
-    const row = requireRow(app, id);
+  return writeTransaction(app, async (tx) => {
+    const row = await requireRow(tx, id, forUpdate(tx));
     checkIfMatch(ifMatch, row.version);
-    const patched = applyPatch('Group', toWire(app, row, baseUrl), operations);
-    return toWire(app, storeGroup(app, row, normalizeResource('Group', patched)), baseUrl);
+    const patched = applyPatch('Group', await toWire(tx, row, baseUrl), operations);
+    return toWire(tx, await storeGroup(app, tx, row, normalizeResource('Group', patched)), baseUrl);
   });
 };
 
 /** Deletes a group; its member users stay (spec 3). */
-export const deleteGroup = (app: App, id: string, ifMatch?: string): void =>
-  writeTransaction(app, () => {
-    checkIfMatch(ifMatch, requireRow(app, id).version);
-    sql(app, 'DELETE FROM scim_groups WHERE id = ?').run(id);
+export const deleteGroup = async (app: App, id: string, ifMatch?: string): Promise<void> =>
+  writeTransaction(app, async (tx) => {
+    checkIfMatch(ifMatch, (await requireRow(tx, id, forUpdate(tx))).version);
+    await tx.run('DELETE FROM scim_groups WHERE id = ?', [id]);
   });
 
 /** Lists groups with filter, sort and paging; groups are few, so filters are evaluated in memory. */
-export const listGroups = (app: App, query: ListQuery, baseUrl: string): ResourcePage => {
+export const listGroups = async (app: App, query: ListQuery, baseUrl: string): Promise<ResourcePage> => {
   const filter = prepareFilter('Group', query.filter);
   const matches: Json[] = [];
-  for (const row of sql(app, 'SELECT * FROM scim_groups ORDER BY id').all() as Iterable<GroupRow>) {
-    const resource = toWire(app, row, baseUrl);
+  for (const row of await app.database.all(groupRowSchema, `SELECT ${groupColumns} FROM scim_groups ORDER BY id`)) {
+    const resource = await toWire(app.database, row, baseUrl);
     if (filter === undefined || filter.predicate(resource)) matches.push(resource);
   }
   return pageOf(sortResources('Group', matches, query), query);

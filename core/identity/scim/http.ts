@@ -16,12 +16,12 @@ import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } fr
 
 type Store = {
   readonly kind: ResourceKind;
-  readonly list: (app: App, query: ListQuery, base: string) => ResourcePage;
-  readonly create: (app: App, body: unknown, base: string) => Json;
-  readonly get: (app: App, id: string, base: string) => Json;
-  readonly replace: (app: App, id: string, body: unknown, base: string, ifMatch?: string) => Json;
-  readonly patch: (app: App, id: string, body: unknown, base: string, ifMatch?: string) => Json;
-  readonly remove: (app: App, id: string, ifMatch?: string) => void;
+  readonly list: (app: App, query: ListQuery, base: string) => Promise<ResourcePage>;
+  readonly create: (app: App, body: unknown, base: string) => Promise<Json>;
+  readonly get: (app: App, id: string, base: string) => Promise<Json>;
+  readonly replace: (app: App, id: string, body: unknown, base: string, ifMatch?: string) => Promise<Json>;
+  readonly patch: (app: App, id: string, body: unknown, base: string, ifMatch?: string) => Promise<Json>;
+  readonly remove: (app: App, id: string, ifMatch?: string) => Promise<void>;
 };
 
 const stores: Readonly<Record<'users' | 'groups', Store>> = {
@@ -99,27 +99,27 @@ export const scimRoutes: ProtocolRoutes = async (fastify, { app }) => {
       return handler(request, reply, scimBaseUrl(app, requestOrigin(request)));
     };
 
-  const list = (store: Store, source: unknown, reply: FastifyReply, base: string): FastifyReply => {
+  const list = async (store: Store, source: unknown, reply: FastifyReply, base: string): Promise<FastifyReply> => {
     const query = listRequestOf(source);
-    const page = store.list(app, query, base);
+    const page = await store.list(app, query, base);
     const resources = page.resources.map((resource) => project(store.kind, resource, query.attributes, query.excludedAttributes));
     return sendScim(reply, 200, listMessage(page, resources));
   };
 
-  const collection: PathHandler = (request, reply, base, { resource }) => {
+  const collection: PathHandler = async (request, reply, base, { resource }) => {
     const endpoint = endpointOf(resource);
     if (endpoint === undefined) throw unknownEndpoint(resource);
     if (endpoint === 'users' || endpoint === 'groups') {
       const store = stores[endpoint];
       if (request.method === 'GET') return list(store, request.query, reply, base);
-      return sendResource(reply, 201, store, store.create(app, request.body, base), request);
+      return sendResource(reply, 201, store, await store.create(app, request.body, base), request);
     }
     if (endpoint === 'config') return sendScim(reply, 200, serviceProviderConfig(base));
     const documents = endpoint === 'types' ? resourceTypes(base) : schemaDocuments(base);
     return sendScim(reply, 200, listMessage({ totalResults: documents.length, startIndex: 1, resources: documents }, documents));
   };
 
-  const item: PathHandler = (request, reply, base, { resource, id = '' }) => {
+  const item: PathHandler = async (request, reply, base, { resource, id = '' }) => {
     const endpoint = endpointOf(resource);
     if (endpoint === undefined) throw unknownEndpoint(resource);
     if (endpoint === 'users' || endpoint === 'groups') {
@@ -127,15 +127,15 @@ export const scimRoutes: ProtocolRoutes = async (fastify, { app }) => {
       const ifMatch = ifMatchOf(request);
       switch (request.method) {
         case 'GET':
-          return sendResource(reply, 200, store, store.get(app, id, base), request);
+          return sendResource(reply, 200, store, await store.get(app, id, base), request);
         case 'POST':
           return list(store, request.body, reply, base);
         case 'PUT':
-          return sendResource(reply, 200, store, store.replace(app, id, request.body, base, ifMatch), request);
+          return sendResource(reply, 200, store, await store.replace(app, id, request.body, base, ifMatch), request);
         case 'PATCH':
-          return sendResource(reply, 200, store, store.patch(app, id, request.body, base, ifMatch), request);
+          return sendResource(reply, 200, store, await store.patch(app, id, request.body, base, ifMatch), request);
         default:
-          store.remove(app, id, ifMatch);
+          await store.remove(app, id, ifMatch);
           return reply.code(204).send();
       }
     }

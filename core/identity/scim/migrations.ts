@@ -1,5 +1,5 @@
 import type { Migration } from '../../store/db.ts';
-import { createUserIndexTable, writeUserIndex } from './filter/attr-index.ts';
+import { createUserIndexTable, indexInsertSql, indexParams, indexRowsOf } from './filter/attr-index.ts';
 import { type UserRow, userToWire } from './wire.ts';
 
 /**
@@ -50,7 +50,8 @@ export const scimMigrations: readonly Migration[] = [
     up: (db) => {
       createUserIndexTable(db);
       for (const row of db.prepare('SELECT * FROM scim_users').all() as UserRow[]) {
-        writeUserIndex(db, row.uid, userToWire(row, [], ''));
+        const rows = indexRowsOf('User', userToWire(row, [], ''));
+        for (const one of rows) db.prepare(indexInsertSql(1)).run(...indexParams(row.uid, [one]));
       }
     },
   },

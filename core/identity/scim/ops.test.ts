@@ -1,17 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../app.ts';
+import { describe, expect, it } from 'vitest';
+import { appPerTest, testBackends } from '../../test-support/backends.ts';
 import type { Actor } from '../../ops/define.ts';
 import { dispatch } from '../../ops/dispatch.ts';
 
 const admin: Actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] };
 const scimClient: Actor = { kind: 'apiKey', id: 'key-1', tier: 'api', scopes: ['scim'] };
 const plain: Actor = { kind: 'apiKey', id: 'key-2', tier: 'api', scopes: [] };
-let app: App;
-afterEach(() => app.close());
 
-describe('identity SCIM and SSO ops', () => {
+describe.each(testBackends)('identity SCIM and SSO ops on $name', (backend) => {
+  const t = appPerTest(backend);
+
   it('runs the Users & Groups flow through dispatch', async () => {
-    app = createApp({ dataDir: ':memory:', env: {} });
+    const { app } = t();
     const call = (name: string, input: unknown, actor: Actor = admin) => dispatch(name, input, { app, actor });
     const created = await call('identity.scimCreateUser', {
       user_data: { userName: 'ops@x.test', emails: [{ value: 'ops@x.test', primary: true }] },
@@ -36,7 +36,7 @@ describe('identity SCIM and SSO ops', () => {
   });
 
   it('maps bad input and missing grants to coded errors', async () => {
-    app = createApp({ dataDir: ':memory:', env: {} });
+    const { app } = t();
     const call = (name: string, input: unknown, actor: Actor = admin) => dispatch(name, input, { app, actor });
     expect(await call('identity.scimListUsers', { filter_str: 'userName eq' })).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
     expect(await call('identity.scimListUsers', {}, plain)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
@@ -45,7 +45,7 @@ describe('identity SCIM and SSO ops', () => {
   });
 
   it('delegates, lists and revokes SSO sessions', async () => {
-    app = createApp({ dataDir: ':memory:', env: {} });
+    const { app } = t();
     const call = (name: string, input: unknown) => dispatch(name, input, { app, actor: admin });
     const session = await call('identity.ssoDelegateSession', { idp_session_id: 'idp-ops', subject: 'ops' });
     expect(session).toMatchObject({ ok: true, value: { project_id: 'default', email: '' } });

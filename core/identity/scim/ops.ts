@@ -61,7 +61,7 @@ export const scimOps = {
     access: 'write',
     ...admin,
     handler: async (input, { app }) => {
-      scimDeleteUser(app, input.user_id);
+      await scimDeleteUser(app, input.user_id);
       return { deleted: input.user_id };
     },
   }),
@@ -92,7 +92,7 @@ export const scimOps = {
     access: 'write',
     ...admin,
     handler: async (input, { app }) => {
-      scimDeleteGroup(app, input.group_id);
+      await scimDeleteGroup(app, input.group_id);
       return { deleted: input.group_id };
     },
   }),

@@ -15,31 +15,34 @@ const listResponse = <T>(page: ResourcePage, toRecord: (resource: Json) => T): S
 });
 
 /** Users matching a SCIM filter (empty = all), 1-based `startIndex`, `count` clamped to 0..100. */
-export const scimListUsers = (app: App, filterStr = '', startIndex = 1, count = 100): SCIMListResponse<SCIMUser> =>
-  listResponse(listUsers(app, { filter: filterStr, startIndex, count }, scimBaseUrl(app)), userRecord);
+export const scimListUsers = async (app: App, filterStr = '', startIndex = 1, count = 100): Promise<SCIMListResponse<SCIMUser>> =>
+  listResponse(await listUsers(app, { filter: filterStr, startIndex, count }, scimBaseUrl(app)), userRecord);
 
 /** Creates a user from an RFC 7643 User resource; SFIdentityError (409 uniqueness) when the userName exists. */
-export const scimCreateUser = (app: App, userData: unknown): SCIMUser => userRecord(createUser(app, userData, scimBaseUrl(app)));
+export const scimCreateUser = async (app: App, userData: unknown): Promise<SCIMUser> =>
+  userRecord(await createUser(app, userData, scimBaseUrl(app)));
 
 /** SFIdentityError (NOT_FOUND) when unknown. */
-export const scimGetUser = (app: App, userId: string): SCIMUser => userRecord(getUser(app, userId, scimBaseUrl(app)));
+export const scimGetUser = async (app: App, userId: string): Promise<SCIMUser> => userRecord(await getUser(app, userId, scimBaseUrl(app)));
 
 /** Applies RFC 7644 3.5.2 operations (a list, or a whole PatchOp message) atomically. */
-export const scimPatchUser = (app: App, userId: string, patchOps: unknown): SCIMUser =>
-  userRecord(patchUser(app, userId, patchOps, scimBaseUrl(app)));
+export const scimPatchUser = async (app: App, userId: string, patchOps: unknown): Promise<SCIMUser> =>
+  userRecord(await patchUser(app, userId, patchOps, scimBaseUrl(app)));
 
 /** Deletes permanently; the user's SSO sessions and API keys are revoked. */
-export const scimDeleteUser = (app: App, userId: string): void => deleteUser(app, userId);
+export const scimDeleteUser = (app: App, userId: string): Promise<void> => deleteUser(app, userId);
 
-export const scimListGroups = (app: App, startIndex = 1, count = 100, filterStr = ''): SCIMListResponse<SCIMGroup> =>
-  listResponse(listGroups(app, { filter: filterStr, startIndex, count }, scimBaseUrl(app)), groupRecord);
+export const scimListGroups = async (app: App, startIndex = 1, count = 100, filterStr = ''): Promise<SCIMListResponse<SCIMGroup>> =>
+  listResponse(await listGroups(app, { filter: filterStr, startIndex, count }, scimBaseUrl(app)), groupRecord);
 
-export const scimCreateGroup = (app: App, groupData: unknown): SCIMGroup => groupRecord(createGroup(app, groupData, scimBaseUrl(app)));
+export const scimCreateGroup = async (app: App, groupData: unknown): Promise<SCIMGroup> =>
+  groupRecord(await createGroup(app, groupData, scimBaseUrl(app)));
 
-export const scimGetGroup = (app: App, groupId: string): SCIMGroup => groupRecord(getGroup(app, groupId, scimBaseUrl(app)));
+export const scimGetGroup = async (app: App, groupId: string): Promise<SCIMGroup> =>
+  groupRecord(await getGroup(app, groupId, scimBaseUrl(app)));
 
-export const scimPatchGroup = (app: App, groupId: string, patchOps: unknown): SCIMGroup =>
-  groupRecord(patchGroup(app, groupId, patchOps, scimBaseUrl(app)));
+export const scimPatchGroup = async (app: App, groupId: string, patchOps: unknown): Promise<SCIMGroup> =>
+  groupRecord(await patchGroup(app, groupId, patchOps, scimBaseUrl(app)));
 
 /** Deletes a group; its members remain users. */
-export const scimDeleteGroup = (app: App, groupId: string): void => deleteGroup(app, groupId);
+export const scimDeleteGroup = (app: App, groupId: string): Promise<void> => deleteGroup(app, groupId);

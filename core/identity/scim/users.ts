@@ -1,46 +1,57 @@
+import { z } from 'zod';
 import type { App } from '../../app.ts';
+import type { Queryable } from '../../store/database.ts';
 import { revokeKeysOfUser } from '../api-keys/service.ts';
 import { revokeSessionsOfUser } from '../sso/sessions.ts';
 import { notFound } from './errors.ts';
+import { writeUserIndex } from './filter/attr-index.ts';
+import { newId } from './ids.ts';
 import { pageOf, pageParams, prepareFilter, sortResources } from './list.ts';
 import { type Json, normalizeResource } from './normalize.ts';
 import { applyPatch, parsePatchRequest } from './patch.ts';
 import type { ListQuery, ResourcePage } from './types.ts';
-import { type GroupRef, type UserRow, userToWire } from './wire.ts';
-import { checkIfMatch, sql, uniqueUserName, writeTransaction } from './write.ts';
-import { newId } from './ids.ts';
-import { writeUserIndex } from './filter/attr-index.ts';
+import { type GroupRef, type UserRow, userRowSchema, userToWire } from './wire.ts';
+import { checkIfMatch, forUpdate, uniqueUserName, writeTransaction } from './write.ts';
 
 /** userName is caseExact false (RFC 7643 4.1.1): its key folds case, and the UNIQUE index on it enforces that. */
 export const userNameKey = (userName: string): string => userName.toLowerCase();
 
-const rowById = (app: App, id: string): UserRow | undefined =>
-  sql(app, 'SELECT * FROM scim_users WHERE id = ?').get(id) as UserRow | undefined;
+const userColumns = 'id, uid, user_name, external_id, active, resource, version, created_at, updated_at';
 
-const requireRow = (app: App, id: string): UserRow => {
-  const row = rowById(app, id);
+const requireRow = async (db: Queryable, id: string, lock = ''): Promise<UserRow> => {
+  const row = await db.one(userRowSchema, `SELECT ${userColumns} FROM scim_users WHERE id = ?${lock}`, [id]);
   if (row === undefined) throw notFound('User', id);
   return row;
 };
 
-/** Group references of the given users (or of all users), keyed by user id. */
-const groupsOf = (app: App, userIds?: readonly string[]): Map<string, GroupRef[]> => {
-  const text = `SELECT m.user_id, g.id, g.display_name FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
-    ${userIds === undefined ? '' : `WHERE m.user_id IN (${userIds.map(() => '?').join(',') || "''"})`} ORDER BY g.id`;
+const groupRefRow = z.object({ user_id: z.string(), id: z.string(), display_name: z.string() });
+
+/** Group references of the given users, keyed by user id (read in chunks below SQLite's parameter limit). */
+const groupsOf = async (db: Queryable, userIds: readonly string[]): Promise<Map<string, GroupRef[]>> => {
   const map = new Map<string, GroupRef[]>();
-  for (const row of sql(app, text).all(...(userIds ?? [])) as Iterable<{ user_id: string; id: string; display_name: string }>) {
-    const list = map.get(row.user_id) ?? [];
-    list.push({ id: row.id, displayName: row.display_name });
-    map.set(row.user_id, list);
+  for (let start = 0; start < userIds.length; start += 500) {
+    const chunk = userIds.slice(start, start + 500);
+    const rows = await db.all(
+      groupRefRow,
+      `SELECT m.user_id, g.id, g.display_name FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
+       WHERE m.user_id IN (${chunk.map(() => '?').join(',')}) ORDER BY g.id`,
+      chunk,
+    );
+    for (const row of rows) {
+      const list = map.get(row.user_id) ?? [];
+      list.push({ id: row.id, displayName: row.display_name });
+      map.set(row.user_id, list);
+    }
   }
   return map;
 };
 
-const toWire = (app: App, row: UserRow, baseUrl: string): Json => userToWire(row, groupsOf(app, [row.id]).get(row.id) ?? [], baseUrl);
+const toWire = async (db: Queryable, row: UserRow, baseUrl: string): Promise<Json> =>
+  userToWire(row, (await groupsOf(db, [row.id])).get(row.id) ?? [], baseUrl);
 
 /** Brings the row's filter index up to date (in the caller's write transaction) and returns the row. */
-const indexed = (app: App, row: UserRow): UserRow => {
-  writeUserIndex(app.db, row.uid, userToWire(row, [], ''));
+const indexed = async (tx: Queryable, row: UserRow): Promise<UserRow> => {
+  await writeUserIndex(tx, row.uid, userToWire(row, [], ''));
   return row;
 };
 
@@ -50,112 +61,120 @@ const columnsOf = (resource: Json): { userName: string; externalId: string | nul
   active: resource['active'] === false ? 0 : 1,
 });
 
-/** Creates a user from an RFC 7643 User body; 409 uniqueness when the userName exists in any letter case. */
-export const createUser = (app: App, body: unknown, baseUrl: string): Json => {
+/**
+ * Creates a user from an RFC 7643 User body; 409 uniqueness when the userName exists in any letter case. The
+ * uid is MAX+1, so creates are serialised (across instances on PostgreSQL) to keep it unique.
+ */
+export const createUser = async (app: App, body: unknown, baseUrl: string): Promise<Json> => {
   const resource = normalizeResource('User', body);
   if (resource['active'] === undefined) resource['active'] = true;
   const { userName, externalId, active } = columnsOf(resource);
   const id = newId(app, 'scim-user-');
   const now = app.now().toISOString();
-  const row = writeTransaction(app, () => {
-    uniqueUserName(() =>
-      sql(
-        app,
+  return app.database.serialized('scim-users', async (tx) => {
+    await uniqueUserName(() =>
+      tx.run(
         `INSERT INTO scim_users (id, uid, user_name, user_name_key, external_id, active, resource, version, created_at, updated_at)
            VALUES (?, (SELECT COALESCE(MAX(uid), 0) + 1 FROM scim_users), ?, ?, ?, ?, ?, 1, ?, ?)`,
-      ).run(id, userName, userNameKey(userName), externalId, active, JSON.stringify(resource), now, now),
+        [id, userName, userNameKey(userName), externalId, active, JSON.stringify(resource), now, now],
+      ),
     );
-    return indexed(app, requireRow(app, id));
+    return toWire(tx, await indexed(tx, await requireRow(tx, id)), baseUrl);
   });
-  return toWire(app, row, baseUrl);
 };
 
-export const getUser = (app: App, id: string, baseUrl: string): Json => toWire(app, requireRow(app, id), baseUrl);
+export const getUser = async (app: App, id: string, baseUrl: string): Promise<Json> =>
+  toWire(app.database, await requireRow(app.database, id), baseUrl);
 
 /**
  * Stores a new state of a user (PUT or PATCH result) in the caller's transaction: bumps the version when
  * anything changed, and on deactivation revokes the user's SSO sessions and API keys in the same transaction.
  */
-const storeUser = (app: App, row: UserRow, next: Json): UserRow => {
+const storeUser = async (app: App, tx: Queryable, row: UserRow, next: Json): Promise<UserRow> => {
   if (next['active'] === undefined) next['active'] = row.active === 1;
   const serialized = JSON.stringify(next);
   if (serialized === row.resource) return row;
   const { userName, externalId, active } = columnsOf(next);
-  uniqueUserName(() =>
-    sql(
-      app,
+  const now = app.now().toISOString();
+  await uniqueUserName(() =>
+    tx.run(
       `UPDATE scim_users SET user_name = ?, user_name_key = ?, external_id = ?, active = ?, resource = ?,
          version = version + 1, updated_at = ? WHERE id = ?`,
-    ).run(userName, userNameKey(userName), externalId, active, serialized, app.now().toISOString(), row.id),
+      [userName, userNameKey(userName), externalId, active, serialized, now, row.id],
+    ),
   );
   if (row.active === 1 && active === 0) {
-    const sessions = revokeSessionsOfUser(app, row.id);
-    const keys = revokeKeysOfUser(app, row.id);
+    const sessions = await revokeSessionsOfUser(tx, now, row.id);
+    const keys = await revokeKeysOfUser(app, row.id, tx);
     app.log.info({ userId: row.id, sessions, keys }, 'scim user deactivated; sessions and keys revoked');
   }
-  return indexed(app, requireRow(app, row.id));
+  return indexed(tx, await requireRow(tx, row.id));
 };
 
 /** PUT: replaces every writable attribute (RFC 7644 3.5.1); readOnly ones in the body are ignored. */
-export const replaceUser = (app: App, id: string, body: unknown, baseUrl: string, ifMatch?: string): Json => {
+export const replaceUser = async (app: App, id: string, body: unknown, baseUrl: string, ifMatch?: string): Promise<Json> => {
   const next = normalizeResource('User', body);
-  return writeTransaction(app, () => {
-    const row = requireRow(app, id);
+  return writeTransaction(app, async (tx) => {
+    const row = await requireRow(tx, id, forUpdate(tx));
     checkIfMatch(ifMatch, row.version);
-    return toWire(app, storeUser(app, row, next), baseUrl);
+    return toWire(tx, await storeUser(app, tx, row, next), baseUrl);
   });
 };
 
 /** PATCH (RFC 7644 3.5.2): all operations apply or none do. */
-export const patchUser = (app: App, id: string, body: unknown, baseUrl: string, ifMatch?: string): Json => {
+export const patchUser = async (app: App, id: string, body: unknown, baseUrl: string, ifMatch?: string): Promise<Json> => {
   const operations = parsePatchRequest(body);
-  return writeTransaction(app, () => {
-    const row = requireRow(app, id);
+  return writeTransaction(app, async (tx) => {
+    const row = await requireRow(tx, id, forUpdate(tx));
     checkIfMatch(ifMatch, row.version);
-    const patched = applyPatch('User', toWire(app, row, baseUrl), operations);
-    return toWire(app, storeUser(app, row, normalizeResource('User', patched)), baseUrl);
+    const patched = applyPatch('User', await toWire(tx, row, baseUrl), operations);
+    return toWire(tx, await storeUser(app, tx, row, normalizeResource('User', patched)), baseUrl);
   });
 };
 
 /** Deletes a user permanently; their SSO sessions and API keys are revoked and memberships removed. */
-export const deleteUser = (app: App, id: string, ifMatch?: string): void =>
-  writeTransaction(app, () => {
-    const row = requireRow(app, id);
+export const deleteUser = async (app: App, id: string, ifMatch?: string): Promise<void> =>
+  writeTransaction(app, async (tx) => {
+    const row = await requireRow(tx, id, forUpdate(tx));
     checkIfMatch(ifMatch, row.version);
-    revokeSessionsOfUser(app, id);
-    revokeKeysOfUser(app, id);
-    writeUserIndex(app.db, row.uid, undefined);
-    sql(app, 'DELETE FROM scim_users WHERE id = ?').run(id);
+    await revokeSessionsOfUser(tx, app.now().toISOString(), id);
+    await revokeKeysOfUser(app, id, tx);
+    await writeUserIndex(tx, row.uid, undefined);
+    await tx.run('DELETE FROM scim_users WHERE id = ?', [id]);
   });
 
 const indexSql: Readonly<Record<'id' | 'userName' | 'externalId', string>> = {
-  id: 'SELECT * FROM scim_users WHERE id = ?',
-  userName: 'SELECT * FROM scim_users WHERE user_name_key = ?',
-  externalId: 'SELECT * FROM scim_users WHERE external_id = ? ORDER BY uid',
+  id: `SELECT ${userColumns} FROM scim_users WHERE id = ?`,
+  userName: `SELECT ${userColumns} FROM scim_users WHERE user_name_key = ?`,
+  externalId: `SELECT ${userColumns} FROM scim_users WHERE external_id = ? ORDER BY uid`,
 };
 
 /** The rows of the given uids, in uid order, read in chunks below SQLite's parameter limit. */
-const rowsByUid = (app: App, uids: readonly number[]): UserRow[] => {
+const rowsByUid = async (db: Queryable, uids: readonly number[]): Promise<UserRow[]> => {
   const rows: UserRow[] = [];
   for (let start = 0; start < uids.length; start += 500) {
     const chunk = uids.slice(start, start + 500);
     rows.push(
-      ...(app.db
-        .prepare(`SELECT * FROM scim_users WHERE uid IN (${chunk.map(() => '?').join(',')}) ORDER BY uid`)
-        .all(...chunk) as UserRow[]),
+      ...(await db.all(
+        userRowSchema,
+        `SELECT ${userColumns} FROM scim_users WHERE uid IN (${chunk.map(() => '?').join(',')}) ORDER BY uid`,
+        chunk,
+      )),
     );
   }
   return rows;
 };
 
 /** A page of user rows as wire resources, with their group references read for just that page. */
-const pageToWire = (app: App, rows: readonly UserRow[], baseUrl: string): Json[] => {
-  const groups = groupsOf(
-    app,
+const pageToWire = async (db: Queryable, rows: readonly UserRow[], baseUrl: string): Promise<Json[]> => {
+  const groups = await groupsOf(
+    db,
     rows.map((row) => row.id),
   );
   return rows.map((row) => userToWire(row, groups.get(row.id) ?? [], baseUrl));
 };
+
+const countRow = z.object({ n: z.number().int() });
 
 /**
  * Lists users (RFC 7644 3.4.2) in creation order. Without a filter, SQL pages directly; a filter over indexed
@@ -163,32 +182,35 @@ const pageToWire = (app: App, rows: readonly UserRow[], baseUrl: string): Json[]
  * page is read. Otherwise an `id`/`userName`/`externalId` equality picks candidates by index, and the rest of the
  * filter is evaluated over those (or every) user.
  */
-export const listUsers = (app: App, query: ListQuery, baseUrl: string): ResourcePage => {
+export const listUsers = async (app: App, query: ListQuery, baseUrl: string): Promise<ResourcePage> => {
+  const db = app.database;
   const filter = prepareFilter('User', query.filter);
   const sorted = query.sortBy !== undefined && query.sortBy !== '';
   const { startIndex, count } = pageParams(query);
   if (filter === undefined && !sorted) {
-    const total = (sql(app, 'SELECT COUNT(*) AS n FROM scim_users').get() as { n: number }).n;
-    const rows = sql(app, 'SELECT * FROM scim_users ORDER BY uid LIMIT ? OFFSET ?').all(count, startIndex - 1) as UserRow[];
-    return { totalResults: total, startIndex, resources: pageToWire(app, rows, baseUrl) };
+    const total = (await db.one(countRow, 'SELECT COUNT(*) AS n FROM scim_users'))?.n ?? 0;
+    const rows = await db.all(userRowSchema, `SELECT ${userColumns} FROM scim_users ORDER BY uid LIMIT ? OFFSET ?`, [
+      count,
+      startIndex - 1,
+    ]);
+    return { totalResults: total, startIndex, resources: await pageToWire(db, rows, baseUrl) };
   }
-  const matches = filter?.indexed?.(app);
+  const matches = await filter?.indexed?.(db);
   if (matches !== undefined && !sorted) {
     return {
       totalResults: matches.count(),
       startIndex,
-      resources: pageToWire(app, rowsByUid(app, matches.slice(startIndex - 1, count)), baseUrl),
+      resources: await pageToWire(db, await rowsByUid(db, matches.slice(startIndex - 1, count)), baseUrl),
     };
   }
   const key = filter?.indexKey;
-  const rows = (
+  const rows =
     matches !== undefined
-      ? rowsByUid(app, matches.slice(0, Number.MAX_SAFE_INTEGER))
+      ? await rowsByUid(db, matches.slice(0, Number.MAX_SAFE_INTEGER))
       : key === undefined
-        ? sql(app, 'SELECT * FROM scim_users ORDER BY uid').all()
-        : sql(app, indexSql[key.attr]).all(key.attr === 'userName' ? userNameKey(key.value) : key.value)
-  ) as UserRow[];
-  const resources = pageToWire(app, rows, baseUrl);
+        ? await db.all(userRowSchema, `SELECT ${userColumns} FROM scim_users ORDER BY uid`)
+        : await db.all(userRowSchema, indexSql[key.attr], [key.attr === 'userName' ? userNameKey(key.value) : key.value]);
+  const resources = await pageToWire(db, rows, baseUrl);
   return pageOf(
     sortResources('User', matches === undefined && filter !== undefined ? resources.filter(filter.predicate) : resources, query),
     query,

@@ -1,29 +1,33 @@
+import { z } from 'zod';
 import type { Json } from './normalize.ts';
 import { enterpriseUserUrn, groupSchemaUrn, userSchemaUrn } from './schema.ts';
 import type { SCIMGroup, SCIMUser } from './types.ts';
 
-export type UserRow = {
-  readonly id: string;
+/** A stored user, as both back ends return it (INTEGER columns come back as JS numbers on PostgreSQL too). */
+export const userRowSchema = z.object({
+  id: z.string(),
   /** Small stable integer key of the filter index (filter/attr-index.ts). */
-  readonly uid: number;
-  readonly user_name: string;
-  readonly external_id: string | null;
-  readonly active: number;
-  readonly resource: string;
-  readonly version: number;
-  readonly created_at: string;
-  readonly updated_at: string;
-};
+  uid: z.number().int(),
+  user_name: z.string(),
+  external_id: z.string().nullable(),
+  active: z.number().int(),
+  resource: z.string(),
+  version: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type UserRow = z.output<typeof userRowSchema>;
 
-export type GroupRow = {
-  readonly id: string;
-  readonly display_name: string;
-  readonly external_id: string | null;
-  readonly resource: string;
-  readonly version: number;
-  readonly created_at: string;
-  readonly updated_at: string;
-};
+export const groupRowSchema = z.object({
+  id: z.string(),
+  display_name: z.string(),
+  external_id: z.string().nullable(),
+  resource: z.string(),
+  version: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type GroupRow = z.output<typeof groupRowSchema>;
 
 export type GroupRef = { readonly id: string; readonly displayName: string };
 export type MemberRef = { readonly id: string; readonly userName: string };

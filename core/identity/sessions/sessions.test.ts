@@ -211,12 +211,12 @@ describe('sessions on SQLite with the domains that have not moved', () => {
       payload: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'dana@example.com' },
     });
     const userId = created.json().id as string;
-    const sso = delegateSession(t.app, { idp_session_id: 'idp-d', subject: 'dana@example.com' });
+    const sso = await delegateSession(t.app, { idp_session_id: 'idp-d', subject: 'dana@example.com' });
     const { token } = await issueSessionJwt(t.app, { sub: 'dana@example.com', tier: 'free', origin: sso.session_id, amr: 'saml' });
     const keyed = await createApiKey(t.app, { tier: 'api', owner_user_id: userId });
     const exchanged = await issueSessionJwt(t.app, { sub: userId, tier: 'api', origin: keyed.id, amr: 'apikey' });
     await expect(verifySessionJwt(t.app, token)).resolves.toMatchObject({ subject: 'dana@example.com' });
-    patchUser(
+    await patchUser(
       t.app,
       userId,
       { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { describeZodError, SFIdentityError } from '../../errors.ts';
+import type { Queryable } from '../../store/database.ts';
 import { registerOriginLiveness } from '../sessions/store.ts';
 import { newId } from '../scim/ids.ts';
 
@@ -35,7 +36,19 @@ export const delegateInput = z.object({
 });
 export type DelegateInput = z.input<typeof delegateInput>;
 
-type Row = Omit<SSOSession, 'revoked'> & { revoked: number; user_id: string | null };
+const rowSchema = z.object({
+  session_id: z.string(),
+  idp_session_id: z.string(),
+  subject: z.string(),
+  email: z.string(),
+  project_id: z.string(),
+  user_id: z.string().nullable(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  revoked: z.number().int(),
+});
+type Row = z.output<typeof rowSchema>;
+const rowColumns = 'session_id, idp_session_id, subject, email, project_id, user_id, created_at, expires_at, revoked';
 
 const toSession = (row: Row): SSOSession => ({
   session_id: row.session_id,
@@ -50,99 +63,98 @@ const toSession = (row: Row): SSOSession => ({
 
 const invalid = (error: z.ZodError): SFIdentityError => new SFIdentityError(describeZodError(error, 20), { cause: error });
 
-/** The SCIM user a subject names (by userName, case-insensitively), if provisioned. */
-const provisionedUser = (app: App, subject: string): { id: string; active: number } | undefined =>
-  app.db.prepare('SELECT id, active FROM scim_users WHERE user_name_key = ?').get(subject.toLowerCase()) as
-    | { id: string; active: number }
-    | undefined;
+const provisioned = z.object({ id: z.string(), active: z.number().int() });
 
 /**
  * Binds an IdP session to a new workbench session (`sso-<ulid>`, 8 h by default). When the subject is a
  * provisioned SCIM user the session is linked to them, so deleting or deactivating the user kills it; a
- * deactivated user gets no session (SFIdentityError FORBIDDEN).
+ * deactivated user gets no session (SFIdentityError FORBIDDEN). The look-up and the insert are one transaction,
+ * so a deactivation cannot slip between them.
  */
-export const delegateSession = (app: App, input: DelegateInput): SSOSession => {
+export const delegateSession = async (app: App, input: DelegateInput): Promise<SSOSession> => {
   const parsed = delegateInput.safeParse(input);
   if (!parsed.success) throw invalid(parsed.error);
   const { idp_session_id, subject, email, project_id, ttl_seconds } = parsed.data;
-  const user = parsed.data.user_id === undefined ? provisionedUser(app, subject) : { id: parsed.data.user_id, active: 1 };
-  if (user?.active === 0) throw new SFIdentityError('The user is deactivated', { code: 'FORBIDDEN' });
   const created = app.now();
-  const row: Row = {
-    session_id: newId(app, 'sso-'),
-    idp_session_id,
-    subject,
-    email,
-    project_id,
-    user_id: user?.id ?? null,
-    created_at: created.toISOString(),
-    expires_at: new Date(created.getTime() + (ttl_seconds ?? defaultSessionSeconds) * 1000).toISOString(),
-    revoked: 0,
-  };
-  app.db
-    .prepare(
-      `INSERT INTO sso_sessions (session_id, idp_session_id, subject, email, project_id, user_id, created_at, expires_at, revoked)
-       VALUES (@session_id, @idp_session_id, @subject, @email, @project_id, @user_id, @created_at, @expires_at, @revoked)`,
-    )
-    .run(row);
-  return toSession(row);
+  const sessionId = newId(app, 'sso-');
+  return app.database.transaction(async (tx) => {
+    // The SCIM user a subject names (by userName, case-insensitively), if provisioned.
+    const user =
+      parsed.data.user_id === undefined
+        ? await tx.one(provisioned, 'SELECT id, active FROM scim_users WHERE user_name_key = ?', [subject.toLowerCase()])
+        : { id: parsed.data.user_id, active: 1 };
+    if (user?.active === 0) throw new SFIdentityError('The user is deactivated', { code: 'FORBIDDEN' });
+    const row: Row = {
+      session_id: sessionId,
+      idp_session_id,
+      subject,
+      email,
+      project_id,
+      user_id: user?.id ?? null,
+      created_at: created.toISOString(),
+      expires_at: new Date(created.getTime() + (ttl_seconds ?? defaultSessionSeconds) * 1000).toISOString(),
+      revoked: 0,
+    };
+    await tx.run(`INSERT INTO sso_sessions (${rowColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      row.session_id,
+      row.idp_session_id,
+      row.subject,
+      row.email,
+      row.project_id,
+      row.user_id,
+      row.created_at,
+      row.expires_at,
+      row.revoked,
+    ]);
+    return toSession(row);
+  });
 };
 
-/** Non-blocking variant (spec 4.4): runs the same delegation on a later turn of the event loop. */
-export const delegateSessionAsync = (app: App, input: DelegateInput): Promise<SSOSession> =>
-  new Promise((resolve, reject) =>
-    setImmediate(() => {
-      try {
-        resolve(delegateSession(app, input));
-      } catch (error) {
-        reject(error);
-      }
-    }),
-  );
-
-const rowOf = (app: App, id: string): Row | undefined =>
-  app.db.prepare('SELECT * FROM sso_sessions WHERE session_id = ?').get(id) as Row | undefined;
+const rowOf = (db: Queryable, id: string): Promise<Row | undefined> =>
+  db.one(rowSchema, `SELECT ${rowColumns} FROM sso_sessions WHERE session_id = ?`, [id]);
 
 /** A live session; SFIdentityError when unknown (NOT_FOUND), revoked or expired (UNAUTHENTICATED). */
-export const getSession = (app: App, id: string): SSOSession => {
-  const row = typeof id === 'string' ? rowOf(app, id) : undefined;
+export const getSession = async (app: App, id: string): Promise<SSOSession> => {
+  const row = typeof id === 'string' ? await rowOf(app.database, id) : undefined;
   if (row === undefined) throw new SFIdentityError('SSO session not found', { code: 'NOT_FOUND' });
   if (row.revoked === 1) throw new SFIdentityError('SSO session revoked', { code: 'UNAUTHENTICATED' });
   if (Date.parse(row.expires_at) <= app.now().getTime()) throw new SFIdentityError('SSO session expired', { code: 'UNAUTHENTICATED' });
   return toSession(row);
 };
 
-export const isSessionActive = (app: App, id: string): boolean => {
-  const row = rowOf(app, id);
+export const isSessionActive = async (app: App, id: string): Promise<boolean> => {
+  const row = await rowOf(app.database, id);
   return row !== undefined && row.revoked === 0 && Date.parse(row.expires_at) > app.now().getTime();
 };
 
-const revokeWhere = (app: App, where: string, value: string): number =>
-  app.db
-    .prepare(`UPDATE sso_sessions SET revoked = 1, revoked_at = ? WHERE ${where} = ? AND revoked = 0`)
-    .run(app.now().toISOString(), value).changes;
+const revokeWhere = (db: Queryable, now: string, where: 'idp_session_id' | 'session_id' | 'user_id', value: string): Promise<number> =>
+  db.run(`UPDATE sso_sessions SET revoked = 1, revoked_at = ? WHERE ${where} = ? AND revoked = 0`, [now, value]);
 
 /** Revokes every session delegated from an IdP session (IdP logout); true when any was live. */
-export const revokeIdpSession = (app: App, idpSessionId: string): boolean => revokeWhere(app, 'idp_session_id', idpSessionId) > 0;
+export const revokeIdpSession = async (app: App, idpSessionId: string): Promise<boolean> =>
+  (await revokeWhere(app.database, app.now().toISOString(), 'idp_session_id', idpSessionId)) > 0;
 
 /** Revokes one workbench session; true when it was live. */
-export const revokeSession = (app: App, sessionId: string): boolean => revokeWhere(app, 'session_id', sessionId) > 0;
+export const revokeSession = async (app: App, sessionId: string): Promise<boolean> =>
+  (await revokeWhere(app.database, app.now().toISOString(), 'session_id', sessionId)) > 0;
 
-/** Revokes every session of a SCIM user (deletion, deactivation); returns how many. */
-export const revokeSessionsOfUser = (app: App, userId: string): number => revokeWhere(app, 'user_id', userId);
+/** Revokes every session of a SCIM user (deletion, deactivation) in the caller's transaction; returns how many. */
+export const revokeSessionsOfUser = (tx: Queryable, now: string, userId: string): Promise<number> =>
+  revokeWhere(tx, now, 'user_id', userId);
 
 export type SessionListQuery = { readonly includeInactive?: boolean; readonly limit?: number };
 
 /** Sessions for the admin screen, newest first: live ones only unless asked. */
-export const listSessions = (app: App, query: SessionListQuery = {}): SSOSession[] => {
+export const listSessions = async (app: App, query: SessionListQuery = {}): Promise<SSOSession[]> => {
   const limit = Math.min(Math.max(query.limit ?? 500, 1), 5000);
-  const rows = (
+  const rows =
     query.includeInactive === true
-      ? app.db.prepare('SELECT * FROM sso_sessions ORDER BY session_id DESC LIMIT ?').all(limit)
-      : app.db
-          .prepare('SELECT * FROM sso_sessions WHERE revoked = 0 AND expires_at > ? ORDER BY session_id DESC LIMIT ?')
-          .all(app.now().toISOString(), limit)
-  ) as Row[];
+      ? await app.database.all(rowSchema, `SELECT ${rowColumns} FROM sso_sessions ORDER BY session_id DESC LIMIT ?`, [limit])
+      : await app.database.all(
+          rowSchema,
+          `SELECT ${rowColumns} FROM sso_sessions WHERE revoked = 0 AND expires_at > ? ORDER BY session_id DESC LIMIT ?`,
+          [app.now().toISOString(), limit],
+        );
   return rows.map(toSession);
 };
 

@@ -72,7 +72,7 @@ const scan = (text: string, init: { requestId?: string; signal?: AbortSignal } =
     ...(init.signal === undefined ? {} : { signal: init.signal }),
   });
 
-const scansRecorded = async (): Promise<number> => (await countEvidence(app, { projectId: 'progress' })).pii_detections;
+const scansRecorded = async (): Promise<number> => (await countEvidence(app.database, { projectId: 'progress' })).pii_detections;
 
 describe('a large scan over HTTP', { timeout: timeoutMs }, () => {
   it('reports progress on the event stream and is cancelled when the client hangs up', async () => {

@@ -35,15 +35,15 @@ export const validatorHarness = (trusted: () => TestIdp) => {
     app = createApp({ dataDir: ':memory:', now: () => NOW });
     return app;
   };
-  const validate = (encoded: string, overrides: Overrides = {}): ValidatedSamlResponse => {
+  const validate = (encoded: string, overrides: Overrides = {}): Promise<ValidatedSamlResponse> => {
     app ??= createApp({ dataDir: ':memory:', now: () => NOW });
     return validateSamlResponse(encoded, configFor(overrides), samlTracker(app));
   };
   /** The check that rejected the message; fails the test when it was accepted or failed for another reason. */
-  const rejection = (encoded: string, overrides: Overrides = {}): { check: string; message: string } => {
+  const rejection = async (encoded: string, overrides: Overrides = {}): Promise<{ check: string; message: string }> => {
     freshApp();
     try {
-      validate(encoded, overrides);
+      await validate(encoded, overrides);
     } catch (error) {
       const check = failedCheckOf(error);
       if (check === undefined) throw error;

@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3';
+import type { Queryable, SqlValue } from '../../../store/database.ts';
 import type { Db } from '../../../store/db.ts';
 import type { Json } from '../normalize.ts';
 import { type AttrDef, type ResourceKind, schemasOf, subAttrsOf } from '../schema.ts';
@@ -107,20 +107,23 @@ export const createUserIndexTable = (db: Db): void => {
   `);
 };
 
-type IndexStatements = { readonly clear: Statement; readonly insert: Statement };
-const statements = new WeakMap<Db, IndexStatements>();
+/** One multi-row INSERT of `count` index rows (a single round trip on PostgreSQL); its parameters come from `indexParams`. */
+export const indexInsertSql = (count: number): string =>
+  `INSERT INTO scim_user_attrs (uid, path, elem, kind, str, num) VALUES ${Array.from({ length: count }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}`;
+
+export const indexParams = (uid: number, rows: readonly IndexRow[]): SqlValue[] =>
+  rows.flatMap((row) => [uid, row.path, row.elem, row.kind, row.str, row.num]);
+
+// Rows per INSERT: keeps the statement texts (cached per text by both back ends) to a small finite set.
+const chunkSize = 64;
 
 /** Replaces a user's index rows (inside the caller's write transaction); an undefined resource removes them. */
-export const writeUserIndex = (db: Db, uid: number, resource: Json | undefined): void => {
-  let prepared = statements.get(db);
-  if (prepared === undefined) {
-    prepared = {
-      clear: db.prepare('DELETE FROM scim_user_attrs WHERE uid = ?'),
-      insert: db.prepare('INSERT INTO scim_user_attrs (uid, path, elem, kind, str, num) VALUES (?, ?, ?, ?, ?, ?)'),
-    };
-    statements.set(db, prepared);
-  }
-  prepared.clear.run(uid);
+export const writeUserIndex = async (tx: Queryable, uid: number, resource: Json | undefined): Promise<void> => {
+  await tx.run('DELETE FROM scim_user_attrs WHERE uid = ?', [uid]);
   if (resource === undefined) return;
-  for (const row of indexRowsOf('User', resource)) prepared.insert.run(uid, row.path, row.elem, row.kind, row.str, row.num);
+  const rows = indexRowsOf('User', resource);
+  for (let start = 0; start < rows.length; start += chunkSize) {
+    const chunk = rows.slice(start, start + chunkSize);
+    await tx.run(indexInsertSql(chunk.length), indexParams(uid, chunk));
+  }
 };

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../../app.ts';
+import { appPerTest, testBackends } from '../../../test-support/backends.ts';
 import { migrations } from '../../../migrations.ts';
 import { openDatabase } from '../../../store/db.ts';
 import { createGroup } from '../groups.ts';
 import { prepareFilter } from '../list.ts';
-import { createUser, listUsers, patchUser } from '../users.ts';
+import { createUser, deleteUser, listUsers, patchUser } from '../users.ts';
 
 const base = 'http://127.0.0.1/scim/v2';
 const apps: App[] = [];
@@ -118,25 +119,29 @@ const randomFilter = (rng: Random, depth: number): string => {
   return `(${left}) ${rng.pick(['and', 'or'])} (${randomFilter(rng, depth + 1)})`;
 };
 
-const seeded = (seed: number, count: number): App => {
-  const rng = random(seed);
-  let clock = Date.parse('2024-01-01T00:00:00Z');
-  const app = createApp({ dataDir: ':memory:', env: {}, now: () => new Date(clock) });
-  apps.push(app);
-  for (let index = 0; index < count; index += 1) {
-    clock += rng.chance(0.5) ? 0 : 86_400_000 * Math.floor(rng.next() * 200);
-    createUser(app, randomUser(rng, index), base);
-  }
-  return app;
-};
+let clock = Date.parse('2024-01-01T00:00:00Z');
 
-const everyUser = (app: App) => listUsers(app, { count: 100 }, base).resources;
+describe.each(testBackends)('SCIM filters evaluated on the attribute index on $name', (backend) => {
+  const t = appPerTest(backend, { now: () => new Date(clock) });
 
-describe('SCIM filters evaluated on the attribute index', () => {
-  it('select exactly the users the in-process predicate selects, for 1,000 random filters', () => {
+  const seeded = async (seed: number, count: number): Promise<App> => {
+    const rng = random(seed);
+    clock = Date.parse('2024-01-01T00:00:00Z');
+    const { app } = t();
+    for (let index = 0; index < count; index += 1) {
+      clock += rng.chance(0.5) ? 0 : 86_400_000 * Math.floor(rng.next() * 200);
+      await createUser(app, randomUser(rng, index), base);
+    }
+    return app;
+  };
+
+  const everyUser = async (app: App) => (await listUsers(app, { count: 100 }, base)).resources;
+  const idsOf = async (app: App, filter: string) => (await listUsers(app, { filter }, base)).resources.map((user) => user['userName']);
+
+  it('select exactly the users the in-process predicate selects, for 1,000 random filters', async () => {
     const seed = 20261122;
-    const app = seeded(seed, 90);
-    const all = everyUser(app);
+    const app = await seeded(seed, 90);
+    const all = await everyUser(app);
     const rng = random(seed + 1);
     let compiled = 0;
     let nonEmpty = 0;
@@ -146,7 +151,7 @@ describe('SCIM filters evaluated on the attribute index', () => {
       if (prepared?.indexed === undefined) throw new Error(`not planned on the index: ${filter}`);
       compiled += 1;
       const expected = all.filter((user) => prepared.predicate(user)).map((user) => user['id']);
-      const page = listUsers(app, { filter, count: 100 }, base);
+      const page = await listUsers(app, { filter, count: 100 }, base);
       const actual = page.resources.map((user) => user['id']);
       expect({ filter, ids: actual, total: page.totalResults }).toEqual({ filter, ids: expected, total: expected.length });
       if (expected.length > 0 && expected.length < all.length) nonEmpty += 1;
@@ -156,37 +161,74 @@ describe('SCIM filters evaluated on the attribute index', () => {
     expect(nonEmpty).toBeGreaterThan(300);
   });
 
-  it('keeps the index current through PATCH and delete, and counts every match beyond the page', () => {
-    const app = seeded(7, 0);
+  it('keeps the index current through PATCH and delete, and counts every match beyond the page', async () => {
+    const app = await seeded(7, 0);
     for (let index = 0; index < 150; index += 1)
-      createUser(app, { userName: `u${index}`, title: index % 3 === 0 ? 'Engineer' : 'Analyst' }, base);
-    const engineers = listUsers(app, { filter: 'title eq "engineer"', count: 10 }, base);
+      await createUser(app, { userName: `u${index}`, title: index % 3 === 0 ? 'Engineer' : 'Analyst' }, base);
+    const engineers = await listUsers(app, { filter: 'title eq "engineer"', count: 10 }, base);
     expect(engineers.totalResults).toBe(50);
     expect(engineers.resources).toHaveLength(10);
     const id = engineers.resources[0]?.['id'] as string;
-    patchUser(
+    await patchUser(
       app,
       id,
       { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'title', value: 'Manager' }] },
       base,
     );
-    expect(listUsers(app, { filter: 'title eq "engineer"' }, base).totalResults).toBe(49);
-    expect(listUsers(app, { filter: 'title eq "MANAGER"' }, base).resources.map((user) => user['id'])).toEqual([id]);
-    expect(listUsers(app, { filter: 'title eq "Engineer"', startIndex: 45, count: 10 }, base).resources).toHaveLength(5);
+    expect((await listUsers(app, { filter: 'title eq "engineer"' }, base)).totalResults).toBe(49);
+    expect((await listUsers(app, { filter: 'title eq "MANAGER"' }, base)).resources.map((user) => user['id'])).toEqual([id]);
+    expect((await listUsers(app, { filter: 'title eq "Engineer"', startIndex: 45, count: 10 }, base)).resources).toHaveLength(5);
+    await deleteUser(app, id);
+    expect((await listUsers(app, { filter: 'title eq "MANAGER"' }, base)).totalResults).toBe(0);
   });
 
-  it('falls back to in-process evaluation for attributes outside the index (groups)', () => {
-    const app = seeded(8, 0);
-    const member = createUser(app, { userName: 'member' }, base);
-    createUser(app, { userName: 'outsider' }, base);
-    const group = createGroup(app, { displayName: 'Auditors', members: [{ value: member['id'] }] }, base);
+  it('takes LIKE metacharacters literally and keeps caseExact attributes exact (sw, ew, co)', async () => {
+    const { app } = t();
+    const names = ['50%off', '50xoff', 'a_b', 'axb', 'back\\slash', 'backXslash', 'Mixed'];
+    for (const name of names) await createUser(app, { userName: name, externalId: name, title: name }, base);
+    expect(await idsOf(app, 'userName sw "50%"')).toEqual(['50%off']);
+    expect(await idsOf(app, 'title co "_"')).toEqual(['a_b']);
+    expect(await idsOf(app, 'title ew "_b"')).toEqual(['a_b']);
+    expect(await idsOf(app, 'title co "k\\\\s"')).toEqual(['back\\slash']);
+    expect(await idsOf(app, 'title co "%"')).toEqual(['50%off']);
+    // userName and title fold case; externalId is caseExact (RFC 7643), so "mixed" does not match "Mixed".
+    expect(await idsOf(app, 'title sw "MIX"')).toEqual(['Mixed']);
+    expect(await idsOf(app, 'externalId sw "mix"')).toEqual([]);
+    expect(await idsOf(app, 'externalId co "ixe"')).toEqual(['Mixed']);
+    expect(await idsOf(app, 'externalId ew "XED"')).toEqual([]);
+  });
+
+  it('orders strings by code point and compares numbers and instants as such, whatever the collation', async () => {
+    const { app } = t();
+    for (const [name, title] of [
+      ['a', 'Z'],
+      ['b', 'a'],
+      ['c', 'é'],
+      ['d', 'e'],
+    ] as const)
+      await createUser(app, { userName: name, externalId: title }, base);
+    // Code point order: 'Z' (U+005A) < 'a' < 'e' < 'é' (U+00E9); a locale collation would put 'é' before 'Z'.
+    expect(await idsOf(app, 'externalId gt "Z"')).toEqual(['b', 'c', 'd']);
+    expect(await idsOf(app, 'externalId lt "a"')).toEqual(['a']);
+    expect(await idsOf(app, 'externalId ge "é"')).toEqual(['c']);
+    expect(await idsOf(app, 'meta.created ge "2000-01-01T00:00:00+05:00"')).toEqual(['a', 'b', 'c', 'd']);
+    expect(await idsOf(app, 'meta.created lt "2000-01-01T00:00:00Z"')).toEqual([]);
+  });
+
+  it('falls back to in-process evaluation for attributes outside the index (groups)', async () => {
+    const app = await seeded(8, 0);
+    const member = await createUser(app, { userName: 'member' }, base);
+    await createUser(app, { userName: 'outsider' }, base);
+    const group = await createGroup(app, { displayName: 'Auditors', members: [{ value: member['id'] }] }, base);
     const prepared = prepareFilter('User', `groups.value eq "${group['id'] as string}"`);
     expect(prepared?.indexed).toBeUndefined();
-    const page = listUsers(app, { filter: `groups.value eq "${group['id'] as string}"` }, base);
+    const page = await listUsers(app, { filter: `groups.value eq "${group['id'] as string}"` }, base);
     expect(page.resources.map((user) => user['userName'])).toEqual(['member']);
   });
+});
 
-  it('backfills the index for users stored before the index existed', () => {
+describe('SCIM attribute index migration on SQLite', () => {
+  it('backfills the index for users stored before the index existed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-scim-index-'));
     dirs.push(dir);
     const file = join(dir, 'workbench.db');
@@ -203,6 +245,6 @@ describe('SCIM filters evaluated on the attribute index', () => {
     before.close();
     const app = createApp({ dataDir: dir, env: {} });
     apps.push(app);
-    expect(listUsers(app, { filter: 'title sw "vet"' }, base).resources.map((user) => user['id'])).toEqual(['scim-user-old']);
+    expect((await listUsers(app, { filter: 'title sw "vet"' }, base)).resources.map((user) => user['id'])).toEqual(['scim-user-old']);
   });
 });

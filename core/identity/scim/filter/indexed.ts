@@ -1,7 +1,7 @@
-import type { App } from '../../../app.ts';
+import { z } from 'zod';
+import type { Dialect, Queryable } from '../../../store/database.ts';
 import type { AttrDef } from '../schema.ts';
 import { valueSubAttr } from '../schema.ts';
-import { sql } from '../write.ts';
 import { foldFor, indexPath, unindexedPaths } from './attr-index.ts';
 import { Bitset } from './bitset.ts';
 import { resolveAttr, resolveSub } from './compile.ts';
@@ -9,32 +9,53 @@ import type { AttrPath, CompareOp, CompValue, FilterNode } from './parser.ts';
 
 /**
  * SCIM User filters evaluated over the attribute index (attr-index.ts): each comparison is one covering index
- * scan in SQLite returning uids, and `and`/`or`/`not` combine them as bitsets in JS, so even a filter that
+ * scan returning uids, and `and`/`or`/`not` combine them as bitsets in JS, so even a filter that
  * matches every one of 100k users costs a few index scans rather than parsing 100k JSON resources. Semantics
  * are those of the in-process predicate (compile.ts), held by a differential test; the one documented
  * difference: `gt`/`lt` order strings by code point (SQLite's BINARY collation on UTF-8), not by UTF-16 code
- * unit, which disagree only between astral characters and U+E000..U+FFFF.
+ * unit, which disagree only between astral characters and U+E000..U+FFFF. PostgreSQL gets the same answers:
+ * ordering compares under COLLATE "C" (code points, whatever the database's locale) and the string tests are
+ * case-sensitive LIKE patterns on the already-folded column (never ILIKE: caseExact values must stay exact).
  */
-export type IndexedFilter = (app: App) => Bitset;
+export type IndexedFilter = (db: Queryable) => Promise<Bitset>;
 
 /** Thrown inside the planner when a filter names an attribute the index does not hold; the caller falls back. */
 class NotIndexed extends Error {}
 
-type Cond = { readonly text: string; readonly params: readonly (string | number)[] };
+type Cond = (dialect: Dialect) => { readonly text: string; readonly params: readonly (string | number)[] };
 type Leaf = { readonly key: string; readonly def: AttrDef };
 
-const cond = (text: string, ...params: (string | number)[]): Cond => ({ text, params });
+const cond =
+  (text: string, ...params: (string | number)[]): Cond =>
+  () => ({ text, params });
 const orderOps: Partial<Record<CompareOp, string>> = { eq: '=', gt: '>', ge: '>=', lt: '<', le: '<=' };
+
+/** A LIKE pattern matching `literal` literally (backslash is the ESCAPE character). */
+const likeLiteral = (literal: string): string => literal.replace(/[\\%_]/g, (char) => `\\${char}`);
+const likePatterns: Partial<Record<CompareOp, (literal: string) => string>> = {
+  sw: (literal) => `${likeLiteral(literal)}%`,
+  ew: (literal) => `%${likeLiteral(literal)}`,
+  co: (literal) => `%${likeLiteral(literal)}%`,
+};
 
 /** String tests with the semantics of compile.ts `stringTest` (the literal is already folded). */
 const stringCond = (op: CompareOp, literal: string): Cond => {
   const ordered = orderOps[op];
-  if (ordered !== undefined) return cond(`kind = 's' AND str ${ordered} ?`, literal);
+  if (op === 'eq') return cond(`kind = 's' AND str = ?`, literal);
+  if (ordered !== undefined) {
+    return (dialect) => ({ text: `kind = 's' AND str${dialect === 'postgres' ? ' COLLATE "C"' : ''} ${ordered} ?`, params: [literal] });
+  }
   if (literal === '') return cond(`kind = 's'`);
-  // UTF-8 never contains the byte 0xFF, so [p, p || 0xFF) holds exactly the strings that start with p.
-  if (op === 'sw') return cond(`kind = 's' AND str >= ? AND str < (? || x'ff')`, literal, literal);
-  if (op === 'ew') return cond(`kind = 's' AND substr(str, -?) = ?`, [...literal].length, literal);
-  return cond(`kind = 's' AND instr(str, ?) > 0`, literal);
+  const pattern = likePatterns[op]?.(literal) ?? '';
+  return (dialect) => {
+    // PostgreSQL's LIKE is case-sensitive: the column holds exactly what compile.ts compares.
+    if (dialect === 'postgres') return { text: `kind = 's' AND str LIKE ? ESCAPE '\\'`, params: [pattern] };
+    // SQLite's LIKE folds ASCII case, so it keeps the byte-exact forms. UTF-8 never contains the byte 0xFF, so
+    // [p, p || 0xFF) holds exactly the strings that start with p.
+    if (op === 'sw') return { text: `kind = 's' AND str >= ? AND str < (? || x'ff')`, params: [literal, literal] };
+    if (op === 'ew') return { text: `kind = 's' AND substr(str, -?) = ?`, params: [[...literal].length, literal] };
+    return { text: `kind = 's' AND instr(str, ?) > 0`, params: [literal] };
+  };
 };
 
 /** Value tests with the semantics of compile.ts `valueTest` (the filter was already validated by it). */
@@ -55,7 +76,7 @@ const compareCond = (def: AttrDef, op: CompareOp, literal: Exclude<CompValue, nu
 
 /** `pr`: a non-empty string, any number or boolean, or a complex value with at least one sub-attribute. */
 const presentCond = (def: AttrDef): Cond =>
-  def.type === 'complex' ? cond(`kind = 'e' AND num > 0`) : cond(`kind IN ('s', 'n', 'b') AND str IS NOT ''`);
+  def.type === 'complex' ? cond(`kind = 'e' AND num > 0`) : cond(`kind IN ('s', 'n', 'b') AND str IS DISTINCT FROM ''`);
 
 const checked = (key: string): string => {
   if (unindexedPaths.has(key)) throw new NotIndexed(key);
@@ -87,26 +108,37 @@ type SetOps<S> = {
   readonly minus: (a: S, b: S) => S;
 };
 
-const maxUid = (app: App): number => (sql(app, 'SELECT COALESCE(MAX(uid), 0) AS n FROM scim_users').get() as { n: number }).n;
+const maxUidRow = z.object({ n: z.number() });
+const maxUid = async (db: Queryable): Promise<number> =>
+  (await db.one(maxUidRow, 'SELECT COALESCE(MAX(uid), 0) AS n FROM scim_users'))?.n ?? 0;
+
+const listRow = z.object({ list: z.string() });
 
 /**
- * The numbers one query selects. SQLite aggregates them into one JSON array, which V8 parses natively: about
- * three times cheaper than stepping 100k result rows through the driver.
+ * The numbers one query selects, aggregated by the database into one JSON array, which V8 parses natively:
+ * about three times cheaper than stepping 100k result rows through the driver.
  */
-const numbers = (app: App, expression: string, from: string, params: readonly (string | number)[]): number[] =>
-  JSON.parse(
-    sql(app, `SELECT json_group_array(${expression}) FROM ${from}`)
-      .pluck()
-      .get(...params) as string,
-  ) as number[];
+const numbers = async (db: Queryable, expression: string, from: string, params: readonly (string | number)[]): Promise<number[]> => {
+  const aggregate = db.dialect === 'postgres' ? `COALESCE(json_agg(${expression}), '[]')::text` : `json_group_array(${expression})`;
+  const row = await db.one(listRow, `SELECT ${aggregate} AS list FROM ${from}`, params);
+  return JSON.parse(row?.list ?? '[]') as number[];
+};
 
-const rootOps: SetOps<(app: App, size: number) => Bitset> = {
-  universe: () => (app, size) => Bitset.of(size, numbers(app, 'uid', 'scim_users', [])),
-  leaf: (leaf, test) => (app, size) =>
-    Bitset.of(size, numbers(app, 'uid', `scim_user_attrs WHERE path = ? AND ${test.text}`, [leaf.key, ...test.params])),
-  and: (a, b) => (app, size) => a(app, size).and(b(app, size)),
-  or: (a, b) => (app, size) => a(app, size).or(b(app, size)),
-  minus: (a, b) => (app, size) => a(app, size).andNot(b(app, size)),
+const leafFrom = (leaf: Leaf, test: Cond, dialect: Dialect): { from: string; params: (string | number)[] } => {
+  const { text, params } = test(dialect);
+  return { from: `scim_user_attrs WHERE path = ? AND ${text}`, params: [leaf.key, ...params] };
+};
+
+type RootSet = (db: Queryable, size: number) => Promise<Bitset>;
+const rootOps: SetOps<RootSet> = {
+  universe: () => async (db, size) => Bitset.of(size, await numbers(db, 'uid', 'scim_users', [])),
+  leaf: (leaf, test) => async (db, size) => {
+    const { from, params } = leafFrom(leaf, test, db.dialect);
+    return Bitset.of(size, await numbers(db, 'uid', from, params));
+  },
+  and: (a, b) => async (db, size) => (await a(db, size)).and(await b(db, size)),
+  or: (a, b) => async (db, size) => (await a(db, size)).or(await b(db, size)),
+  minus: (a, b) => async (db, size) => (await a(db, size)).andNot(await b(db, size)),
 };
 
 /** Sorted, duplicate-free packed (uid, elem) numbers: set operations are linear merges. */
@@ -136,14 +168,20 @@ const merge = (left: Sorted, right: Sorted, keep: (inLeft: boolean, inRight: boo
   return out.subarray(0, size);
 };
 
-const elementOps = (base: string): SetOps<(app: App) => Sorted> => ({
-  universe: () => (app) => sortedOf(numbers(app, `uid * ${elemSpan} + elem`, `scim_user_attrs WHERE path = ? AND kind = 'e'`, [base])),
-  leaf: (leaf, test) => (app) =>
-    sortedOf(numbers(app, `uid * ${elemSpan} + elem`, `scim_user_attrs WHERE path = ? AND ${test.text}`, [leaf.key, ...test.params])),
-  and: (a, b) => (app) => merge(a(app), b(app), (left, right) => left && right),
-  or: (a, b) => (app) => merge(a(app), b(app), (left, right) => left || right),
-  minus: (a, b) => (app) => merge(a(app), b(app), (left, right) => left && !right),
-});
+type ElementSet = (db: Queryable) => Promise<Sorted>;
+const elementOps = (base: string): SetOps<ElementSet> => {
+  const packed = `uid * ${elemSpan} + elem`;
+  return {
+    universe: () => async (db) => sortedOf(await numbers(db, packed, `scim_user_attrs WHERE path = ? AND kind = 'e'`, [base])),
+    leaf: (leaf, test) => async (db) => {
+      const { from, params } = leafFrom(leaf, test, db.dialect);
+      return sortedOf(await numbers(db, packed, from, params));
+    },
+    and: (a, b) => async (db) => merge(await a(db), await b(db), (left, right) => left && right),
+    or: (a, b) => async (db) => merge(await a(db), await b(db), (left, right) => left || right),
+    minus: (a, b) => async (db) => merge(await a(db), await b(db), (left, right) => left && !right),
+  };
+};
 
 /** Plans one scope: `leafOf` resolves a path, `ops` builds the sets; a value filter nests an element scope. */
 const plan = <S>(
@@ -180,7 +218,7 @@ const plan = <S>(
   }
 };
 
-const valuePathSet = (node: FilterNode & { kind: 'valuePath' }): ((app: App, size: number) => Bitset) => {
+const valuePathSet = (node: FilterNode & { kind: 'valuePath' }): RootSet => {
   const { def, extensionUrn } = resolveAttr('User', node.path, 'invalidFilter');
   const base = checked(indexPath(extensionUrn, def));
   const elementLeaf = (path: AttrPath): Leaf => {
@@ -190,10 +228,10 @@ const valuePathSet = (node: FilterNode & { kind: 'valuePath' }): ((app: App, siz
   const elements = plan(node.filter, elementOps(base), elementLeaf, () => {
     throw new TypeError('Value filters cannot be nested (compile.ts refuses them)');
   });
-  return (app, size) =>
+  return async (db, size) =>
     Bitset.of(
       size,
-      Array.from(elements(app), (packed) => Math.floor(packed / elemSpan)),
+      Array.from(await elements(db), (packed) => Math.floor(packed / elemSpan)),
     );
 };
 
@@ -204,7 +242,7 @@ const valuePathSet = (node: FilterNode & { kind: 'valuePath' }): ((app: App, siz
 export const planIndexedFilter = (node: FilterNode): IndexedFilter | undefined => {
   try {
     const evaluate = plan(node, rootOps, rootLeaf, valuePathSet);
-    return (app) => evaluate(app, maxUid(app));
+    return async (db) => evaluate(db, await maxUid(db));
   } catch (error) {
     if (error instanceof NotIndexed) return undefined;
     throw error;

@@ -11,14 +11,14 @@ const app = createApp({ dataDir });
 let created = 0;
 let conflicts = 0;
 try {
-  scimCreateUser(app, { userName: 'Shared.Name@example.com' });
+  await scimCreateUser(app, { userName: 'Shared.Name@example.com' });
   created += 1;
 } catch (error) {
   if (scimTypeOf(error) !== 'uniqueness') throw error;
   conflicts += 1;
 }
 for (let index = 0; index < Number(count); index += 1) {
-  scimPatchUser(app, userId, [{ op: 'add', path: 'emails', value: [{ value: `w${worker}-${index}@example.com` }] }]);
+  await scimPatchUser(app, userId, [{ op: 'add', path: 'emails', value: [{ value: `w${worker}-${index}@example.com` }] }]);
 }
 app.close();
 process.stdout.write(`${JSON.stringify({ created, conflicts })}\n`);

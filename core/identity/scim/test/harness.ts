@@ -1,3 +1,4 @@
+import type { App } from '../../../app.ts';
 import { createTestServer, type TestServer } from '../../../http/test-support.ts';
 
 export type ScimResponse = { status: number; headers: Record<string, unknown>; body: Record<string, unknown> };
@@ -12,9 +13,12 @@ export type ScimHarness = TestServer & {
   ): Promise<ScimResponse>;
 };
 
-/** A real server (server.inject) with a scim-scoped key; requests go through auth, parsers and routing. */
-export const scimHarness = async (env: NodeJS.ProcessEnv = {}): Promise<ScimHarness> => {
-  const test = await createTestServer({ env });
+/**
+ * A real server (server.inject) with a scim-scoped key; requests go through auth, parsers and routing. With
+ * `app` (a test's app on either back end, test-support/backends.ts) it serves that app; otherwise an in-memory one.
+ */
+export const scimHarness = async (env: NodeJS.ProcessEnv = {}, app?: App): Promise<ScimHarness> => {
+  const test = await createTestServer(app === undefined ? { env } : { app });
   const scimKey = test.keyFor('api', ['scim']);
   const call: ScimHarness['call'] = async (method, url, body, headers = {}) => {
     const response = await test.server.inject({

@@ -1,0 +1,263 @@
+import { z } from 'zod';
+import { AppError } from '../errors.ts';
+import type { Database, Queryable, SqlValue } from '../store/database.ts';
+import type { Db } from '../store/db.ts';
+import { GENESIS_HASH, hashWithCanonicalPayload } from './chain.ts';
+import type { PreparedInput } from './input.ts';
+import type { EvidenceRecord } from './types.ts';
+
+/**
+ * Appending to the hash chains: one module for both back ends and for the synchronous SQLite path that code not
+ * yet moved onto `app.database` still calls. The linking (head, seq, prev_hash, hash, row values) is written once
+ * in `ChainLinker`; the drivers below only decide how rows reach the database.
+ */
+
+export const recordColumns = 'seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash';
+const headRow = z.object({ head_seq: z.number(), head_hash: z.string() });
+const headSql = 'SELECT head_seq, head_hash FROM audit_chain_heads WHERE project_id = ?';
+const setHeadSql = `INSERT INTO audit_chain_heads (project_id, head_seq, head_hash, updated_at) VALUES (?, ?, ?, ?)
+  ON CONFLICT (project_id) DO UPDATE SET head_seq = excluded.head_seq, head_hash = excluded.head_hash, updated_at = excluded.updated_at`;
+
+/**
+ * Rows per multi-row INSERT (PostgreSQL: every statement is a round trip, and 10k single-row INSERTs cost ~10 s):
+ * 9,000 parameters, under PostgreSQL's 65,535 and SQLite's 32,766.
+ */
+const rowsPerInsert = 1000;
+const insertTexts = new Map<number, string>();
+const insertSql = (rows: number): string => {
+  let text = insertTexts.get(rows);
+  if (text === undefined) {
+    text = `INSERT INTO audit_records (${recordColumns}) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+    insertTexts.set(rows, text);
+  }
+  return text;
+};
+
+/** A project's recorded chain head (seq and hash), or undefined when it has no records. */
+export const chainHead = (db: Queryable, projectId: string): Promise<z.infer<typeof headRow> | undefined> =>
+  db.one(headRow, headSql, [projectId]);
+
+/** The lock key of a project's chain: every append to it, from any instance, takes it. */
+export const chainLockKey = (projectId: string): string => `chain:${projectId}`;
+
+const isUniqueViolation = (error: unknown): boolean => {
+  const code = String((error as { code?: unknown } | null)?.code);
+  return code.startsWith('SQLITE_CONSTRAINT') || code === '23505';
+};
+
+export type WriteOptions<I extends PreparedInput> = {
+  /** Build and return the records (appends); false for bulk import, which needs only the spans. */
+  readonly collect: boolean;
+  readonly recordedAt: string;
+  /** Names the offending input in a CONFLICT message (import: its line number). */
+  readonly label?: (input: I, index: number) => string;
+  readonly onWritten?: (projectId: string, seq: number, hash: string) => void;
+};
+
+type Head = { seq: number; hash: string };
+
+/** The payload slot of a record that is hashed and stored but not returned (the stored text is the JCS). */
+const notCollected: Record<string, unknown> = Object.freeze({});
+
+/** Links inputs onto their projects' chains and queues their rows; pure, the drivers do the I/O. */
+class ChainLinker<I extends PreparedInput> {
+  readonly heads = new Map<string, Head>();
+  readonly records: EvidenceRecord[] = [];
+  /** Values of the queued rows, nine per row, the inputs they came from and the first one's index (to name a duplicate). */
+  values: SqlValue[] = [];
+  inputs: I[] = [];
+  firstIndex = 0;
+
+  constructor(private readonly options: WriteOptions<I>) {}
+
+  headOf(projectId: string): Head | undefined {
+    return this.heads.get(projectId);
+  }
+
+  setHead(projectId: string, row: z.infer<typeof headRow> | undefined): Head {
+    const head = row ? { seq: row.head_seq, hash: row.head_hash } : { seq: 0, hash: GENESIS_HASH };
+    this.heads.set(projectId, head);
+    return head;
+  }
+
+  /** One record per input in its final shape, hashed and completed in place: this runs per record. */
+  link(input: I, head: Head): void {
+    const { recordedAt } = this.options;
+    const record: EvidenceRecord = {
+      seq: head.seq + 1,
+      record_id: input.record_id,
+      project_id: input.project_id,
+      schema_key: input.schema_key,
+      timestamp: input.timestamp,
+      recorded_at: recordedAt,
+      prev_hash: head.hash,
+      payload: notCollected,
+      hash: '',
+    };
+    record.hash = hashWithCanonicalPayload(record, input.payloadJcs);
+    this.values.push(
+      record.seq,
+      input.record_id,
+      input.project_id,
+      input.schema_key,
+      input.timestamp,
+      recordedAt,
+      input.payloadJcs,
+      record.prev_hash,
+      record.hash,
+    );
+    this.inputs.push(input);
+    head.seq = record.seq;
+    head.hash = record.hash;
+    this.options.onWritten?.(input.project_id, record.seq, record.hash);
+    if (this.options.collect) {
+      record.payload = input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>);
+      this.records.push(record);
+    }
+  }
+
+  /** The queued rows as one INSERT, emptying the queue. */
+  take(): { sql: string; values: SqlValue[]; inputs: I[]; firstIndex: number } {
+    const taken = { sql: insertSql(this.inputs.length), values: this.values, inputs: this.inputs, firstIndex: this.firstIndex };
+    this.firstIndex += this.inputs.length;
+    this.values = [];
+    this.inputs = [];
+    return taken;
+  }
+
+  /** Empties the queue in place (the one-row path reuses its arrays: it runs per record). */
+  clear(): void {
+    this.firstIndex += this.inputs.length;
+    this.values.length = 0;
+    this.inputs.length = 0;
+  }
+
+  conflict(input: I, index: number): AppError {
+    const where = this.options.label?.(input, index) ?? `record ${index}`;
+    return new AppError(
+      'CONFLICT',
+      `${where}: record_id ${input.record_id} already exists in project ${input.project_id}; nothing was written`,
+      {
+        detail: { index, record_id: input.record_id, project_id: input.project_id },
+      },
+    );
+  }
+
+  headRows(): SqlValue[][] {
+    return [...this.heads].map(([projectId, head]) => [projectId, head.seq, head.hash, this.options.recordedAt]);
+  }
+}
+
+/** A multi-row INSERT hit a duplicate record_id; which row is found by a second, row-by-row attempt. */
+class DuplicateInChunk extends Error {
+  constructor(readonly chunk: number) {
+    super('duplicate record_id in a multi-row insert');
+  }
+}
+
+/**
+ * Where rows go. On SQLite, the app's own connection (the one `database` wraps), one prepared INSERT per row run
+ * synchronously inside the transaction: no promise per record on the desktop's ingest hot path, and a duplicate
+ * is named by the statement that failed. Otherwise (PostgreSQL) multi-row INSERTs through the transaction.
+ */
+export type ChainTarget = { readonly database: Database; readonly sqlite: Db | null };
+
+/**
+ * Appends the inputs of `source(tx)` (pages, read inside the transaction) to their projects' chains in one
+ * transaction under the chain locks of `projectIds` (every project the inputs touch), so appends to one project
+ * serialise across instances: no fork, no gap, no duplicate seq. All or nothing: a duplicate record_id rolls
+ * everything back with CONFLICT naming the input. `source` is called a second time only to name a duplicate
+ * that a multi-row INSERT hit.
+ */
+export const writeChain = async <I extends PreparedInput>(
+  target: ChainTarget,
+  projectIds: readonly string[],
+  source: (tx: Queryable) => Iterable<readonly I[]> | AsyncIterable<readonly I[]>,
+  options: WriteOptions<I>,
+): Promise<EvidenceRecord[]> => {
+  const keys = projectIds.map(chainLockKey);
+  try {
+    return await target.database.serialized(keys, (tx) => attempt(tx, target.sqlite, source(tx), options, null));
+  } catch (error) {
+    if (!(error instanceof DuplicateInChunk)) throw error;
+    // Redo the work up to the failing INSERT, then its rows one by one: the first to fail is the duplicate. This
+    // attempt always throws, so it never commits.
+    return await target.database.serialized(keys, (tx) => attempt(tx, null, source(tx), options, error.chunk));
+  }
+};
+
+const attempt = async <I extends PreparedInput>(
+  tx: Queryable,
+  sqlite: Db | null,
+  pages: Iterable<readonly I[]> | AsyncIterable<readonly I[]>,
+  options: WriteOptions<I>,
+  rowByRowChunk: number | null,
+): Promise<EvidenceRecord[]> => {
+  const linker = new ChainLinker(options);
+  const direct = sqlite?.prepare(insertSql(1)) ?? null;
+  const insertDirect = (statement: NonNullable<typeof direct>): void => {
+    try {
+      statement.run(linker.values);
+    } catch (error) {
+      const input = linker.inputs[0];
+      throw isUniqueViolation(error) && input !== undefined ? linker.conflict(input, linker.firstIndex) : error;
+    }
+    linker.clear();
+  };
+  let chunk = 0;
+  const insertMany = async (): Promise<void> => {
+    const { sql, values, inputs, firstIndex } = linker.take();
+    if (chunk === rowByRowChunk) {
+      for (const [row, input] of inputs.entries()) {
+        try {
+          await tx.run(insertSql(1), values.slice(row * 9, row * 9 + 9));
+        } catch (error) {
+          throw isUniqueViolation(error) ? linker.conflict(input, firstIndex + row) : error;
+        }
+      }
+      throw new AppError('CONFLICT', 'A record_id already exists in its project; nothing was written');
+    }
+    try {
+      await tx.run(sql, values);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      throw new DuplicateInChunk(chunk);
+    }
+    chunk += 1;
+  };
+  for await (const page of pages) {
+    for (const input of page) {
+      const head = linker.headOf(input.project_id) ?? linker.setHead(input.project_id, await chainHead(tx, input.project_id));
+      linker.link(input, head);
+      if (direct !== null) insertDirect(direct);
+      else if (linker.inputs.length >= rowsPerInsert) await insertMany();
+    }
+  }
+  if (linker.inputs.length > 0) await insertMany();
+  for (const row of linker.headRows()) await tx.run(setHeadSql, row);
+  return linker.records;
+};
+
+/**
+ * The synchronous path for callers not yet on `app.database` (SQLite only): the same linking, rows one by one in
+ * a BEGIN IMMEDIATE transaction (a savepoint when the caller already holds one).
+ */
+export const writeChainSync = (db: Db, inputs: readonly PreparedInput[], options: WriteOptions<PreparedInput>): EvidenceRecord[] => {
+  const linker = new ChainLinker(options);
+  const head = db.prepare<[string], z.infer<typeof headRow>>(headSql);
+  const insert = db.prepare(insertSql(1));
+  const setHead = db.prepare(setHeadSql);
+  db.transaction(() => {
+    for (const input of inputs) {
+      linker.link(input, linker.headOf(input.project_id) ?? linker.setHead(input.project_id, head.get(input.project_id)));
+      try {
+        insert.run(linker.values);
+      } catch (error) {
+        throw isUniqueViolation(error) ? linker.conflict(input, linker.firstIndex) : error;
+      }
+      linker.clear();
+    }
+    for (const row of linker.headRows()) setHead.run(row);
+  }).immediate();
+  return linker.records;
+};
