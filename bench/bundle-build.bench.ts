@@ -10,7 +10,7 @@
  * to /dev/null; the build reads SQLite, re-hashes and re-links the chain, deflates and signs.
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -19,7 +19,7 @@ import { iterateEvidence } from '../core/audit/store.ts';
 import { schemaKeys } from '../core/audit/types.ts';
 import { SFCECClient } from '../core/cec/client.ts';
 import { exampleRange, seedExamples } from '../core/cec/test-support.ts';
-import { peakRssMb, printRow, ratio, verdict } from './report.ts';
+import { peakRssMb, printRow, ratio, recordFigure, verdict } from './report.ts';
 
 const env = { SVC_SIGNING_KEY: 'bench-signing-key-0123456789abcdef' };
 const projectId = 'bench';
@@ -72,12 +72,25 @@ const measure = async (total: number): Promise<void> => {
     if (gzip.status !== 0) throw new Error(`gzip failed: ${gzip.stderr.toString()}`);
     const run = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', dir], { maxBuffer: 1 << 20 });
     if (run.status !== 0) throw new Error(`build child failed: ${run.stderr.toString()}`);
-    const build = JSON.parse(run.stdout.toString()) as { ms: number; rssMb: number; bytes: number };
+    const build = JSON.parse(run.stdout.toString()) as { ms: number; rssMb: number; bytes: number; zip: string };
+    // Under `npm run bench`, bundle-verify reuses this bundle instead of seeding the same records again.
+    const kept = process.env.BENCH_ZIP_DIR === undefined ? null : join(process.env.BENCH_ZIP_DIR, `${total}.zip`);
+    if (kept !== null && !existsSync(kept)) {
+      mkdirSync(join(kept, '..'), { recursive: true });
+      copyFileSync(build.zip, kept);
+    }
     printRow('NDJSON bytes', `${(statSync(ndjson).size / 1e6).toFixed(1)} MB`);
     printRow('gzip -6 (baseline)', `${(gzipMs / 1000).toFixed(2)} s`);
     printRow('bundle build', `${(build.ms / 1000).toFixed(2)} s, ZIP ${(build.bytes / 1e6).toFixed(1)} MB`);
     printRow('time ratio build / gzip (aim <= 1.0x)', `${ratio(build.ms, gzipMs)} ${verdict(build.ms <= gzipMs)}`);
     printRow('build peak RSS (aim <= 300 MB)', `${build.rssMb.toFixed(0)} MB ${verdict(build.rssMb <= 300)}`);
+    recordFigure({
+      bench: 'bundle-build',
+      measured: `${total.toLocaleString('en-US')} records: build ${(build.ms / 1000).toFixed(2)} s vs \`gzip -6\` of the same NDJSON ${(gzipMs / 1000).toFixed(2)} s`,
+      ratio: `${ratio(build.ms, gzipMs)}, peak RSS ${build.rssMb.toFixed(0)} MB`,
+      aim: '<= 1.0x, RSS <= 300 MB',
+      met: build.ms <= gzipMs && build.rssMb <= 300,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -21,7 +21,7 @@ import { createApp } from '../core/app.ts';
 import { SFCECClient } from '../core/cec/client.ts';
 import { exampleRange, seedExamples } from '../core/cec/test-support.ts';
 import { verifyBundleFile } from '../core/cec/verify.ts';
-import { peakRssMb, printRow, ratio, verdict } from './report.ts';
+import { peakRssMb, printRow, ratio, recordFigure, verdict } from './report.ts';
 
 const key = 'bench-signing-key-0123456789abcdef';
 const svc = join(import.meta.dirname, '..', 'bin', 'svc.js');
@@ -102,6 +102,13 @@ const measure = async (dir: string, total: number): Promise<void> => {
     `${ratio(verifySeconds, baseSeconds)} ${verdict(verifySeconds <= 1.5 * baseSeconds)}`,
   );
   printRow('  svc verify peak RSS (aim <= 200 MB)', `${peak.toFixed(0)} MB ${verdict(peak <= 200)}`);
+  recordFigure({
+    bench: 'bundle-verify',
+    measured: `${total.toLocaleString('en-US')} records: \`svc verify\` ${verifySeconds.toFixed(2)} s vs \`sha256sum\` + \`unzip -p\` ${baseSeconds.toFixed(2)} s`,
+    ratio: `${ratio(verifySeconds, baseSeconds)}, peak RSS ${peak.toFixed(0)} MB`,
+    aim: '<= 1.5x, RSS <= 200 MB',
+    met: verifySeconds <= 1.5 * baseSeconds && peak <= 200,
+  });
   printRow('  verification in-process (no start-up)', `${inprocSeconds.toFixed(2)} s = ${ratio(inprocSeconds, baseSeconds)} of baseline`);
   printRow('  in-process peak RSS (tsx loaded)', `${Math.max(...inproc.map((run) => run.rssMb)).toFixed(0)} MB`);
   printRow('  CLI start-up (svc verify of a missing file)', `${startup.seconds.toFixed(2)} s, ${startup.rssMb.toFixed(0)} MB`);

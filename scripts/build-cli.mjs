@@ -1,13 +1,16 @@
 // The prebuilt `svc` CLI and server (issue 12): core/cli.ts bundled to dist/cli.mjs with one chunk per lazily
-// loaded command, so `svc --help` and `svc verify` start without tsx and without the modules they do not use.
-// Run by `prepare` (so `npx svc` works right after `npm ci`) and by `npm run build:cli`.
+// loaded command, so `svc --help`, `svc verify` and `svc serve` start without tsx and without the modules they
+// do not use. Run by `prepare` (so `npx svc` works right after `npm ci`) and by `npm run build:cli`.
 //
-// - Dependencies stay external (node_modules ships with the package; better-sqlite3 is native; pino, pdfkit and
-//   the fonts resolve files of their own at run time), except the pure-JS libraries on the `svc verify` path
-//   (`bundled` below): loading them as hundreds of small ESM files cost about 3x their bundled start-up. Nothing
-//   outside our code shares their objects (zod, pkijs), or only through native values (jose's keys).
+// - Dependencies are bundled into the chunks (node_modules still ships with the package): loading a library as
+//   tens or hundreds of small files (fastify and its plugins, zod, jose, the SAML XML stack, the PII
+//   recognizers' libraries) cost several times its bundled start-up, most of `svc serve`'s time to answer.
+//   External (`external` below) are what cannot be bundled: native addons, libraries that read their own data
+//   files at run time, and the AWS SDK (large; loaded only for s3:// storage, so bundling would only slow the
+//   build).
 // - Every core/**/*-worker.ts becomes dist/<name>.mjs beside the chunks, where `new URL('./<name>.mjs',
-//   import.meta.url)` finds it (core/cec/async-build.ts).
+//   import.meta.url)` finds it (core/cec/async-build.ts, core/pii/pool/spawn.ts).
+// - dist/cli-chunks.json says which sources and library files each chunk holds (for the start-up tests).
 // - dist/cli-inputs.json lists the sources the build read and when it started: bin/svc.js runs the build only
 //   while none of them changed since (docs/decisions.md, "Start-up").
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,22 +37,12 @@ const workers = (dir) =>
     return /-worker\.ts$/.test(entry.name) && !/\.(test|fixture)\./.test(entry.name) ? [path] : [];
   });
 
-const bundled = new Set(['zod', 'jose', 'pkijs', 'asn1js', 'ulid', 'env-paths']);
-const packageName = (specifier) =>
-  specifier
-    .split('/')
-    .slice(0, specifier.startsWith('@') ? 2 : 1)
-    .join('/');
-/** Bare imports of our sources are external unless listed; whatever a bundled library imports is bundled with it. */
-const externalPackages = {
-  name: 'external-packages',
-  setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('node:') || args.importer.includes('/node_modules/')) return undefined;
-      return bundled.has(packageName(args.path)) ? undefined : { path: args.path, external: true };
-    });
-  },
-};
+const external = [
+  'better-sqlite3', // native addon
+  'pdfkit', // reads its AFM font metrics from files beside its code
+  'dejavu-fonts-ttf', // font files, resolved by path (core/cec/dpa/fonts.ts)
+  '@aws-sdk/*',
+];
 
 const startedAt = Date.now();
 rmSync(outdir, { recursive: true, force: true });
@@ -64,8 +57,8 @@ const result = await esbuild.build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  plugins: [externalPackages],
-  // CommonJS inside the bundled libraries (pkijs's hashes) calls require() for Node built-ins.
+  external,
+  // CommonJS inside the bundled libraries calls require() for Node built-ins and the external packages.
   banner: { js: "import { createRequire as svcCreateRequire } from 'node:module'; const require = svcCreateRequire(import.meta.url);" },
   outExtension: { '.js': '.mjs' },
   metafile: true,
@@ -75,4 +68,13 @@ const inputs = Object.keys(result.metafile.inputs)
   .filter((path) => !path.includes('node_modules/'))
   .map((path) => relative(root, join(root, path)));
 writeFileSync(join(outdir, 'cli-inputs.json'), `${JSON.stringify({ builtAt: startedAt, inputs }, null, 1)}\n`);
+// What each output file holds (sources and bundled library files), for tests that check which modules a command
+// loads: inside a bundle they are chunks, not files (core/cli/spawn-svc.test-support.ts).
+const chunks = Object.fromEntries(
+  Object.entries(result.metafile.outputs).map(([output, { inputs: held }]) => [
+    relative(outdir, join(root, output)),
+    Object.keys(held).map((path) => relative(root, join(root, path))),
+  ]),
+);
+writeFileSync(join(outdir, 'cli-chunks.json'), `${JSON.stringify(chunks)}\n`);
 console.log(`build-cli: dist/cli.mjs and ${Object.keys(entryPoints).length - 1} worker(s) from ${inputs.length} sources`);

@@ -1,9 +1,14 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SFCECClient } from '../cec/client.ts';
 import { seedDays, tempApp } from '../cec/test-support.ts';
+import { createApiKey } from '../identity/api-keys/service.ts';
 import { commandInfo } from './command-info.ts';
 import { commandLoaders } from './commands.ts';
-import { heavyLoaded, repoRoot, spawnLogged } from './spawn-svc.test-support.ts';
+import { heavyLoaded, readModuleLog, repoRoot, servedUrl, spawnLogged } from './spawn-svc.test-support.ts';
 
 // `bin/svc.js` runs the prebuilt CLI when dist/ is fresh (after `npm ci`) and the sources through tsx otherwise:
 // these assertions hold for whichever the checkout has; prebuilt.test.ts checks the build on its own.
@@ -45,6 +50,44 @@ describe('svc loads a command only when it runs', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^Unknown command: frobnicate/);
   }, 120_000);
+
+  it('`svc serve` answers status and entity types without the NER (compromise); the first in-process scan loads it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-serve-modlog-'));
+    const log = join(dir, 'modules.log');
+    const app = tempApp();
+    const key = (await createApiKey(app.app, { tier: 'api', scopes: [], name: 'lazy' })).secret;
+    app.app.close();
+    // No scan workers: the main thread itself must not load the NER until a scan needs it.
+    const child = spawn(
+      process.execPath,
+      ['--import', join(repoRoot, 'core', 'cli', 'module-log.fixture.mjs'), bin, 'serve', '--port', '0', '--data-dir', app.dir],
+      {
+        env: { ...process.env, SVC_PII_WORKERS: '0', SVC_LOG_LEVEL: 'error', TEST_MODULE_LOG: log },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    try {
+      const url = await servedUrl(child);
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      const status = (await (await fetch(`${url}/v1/svc/status`)).json()) as { sf_pii: { entity_types_loaded: string[] } };
+      expect(status.sf_pii.entity_types_loaded).toEqual(expect.arrayContaining(['PERSON', 'EMAIL_ADDRESS', 'US_SSN']));
+      const types = await fetch(`${url}/api/ops/pii.entityTypes`, { method: 'POST', headers, body: '{}' });
+      expect(((await types.json()) as { value: { entity_types: string[] } }).value.entity_types).toContain('PERSON');
+      const compromise = (modules: string[]) => modules.filter((path) => path.includes('node_modules/compromise/'));
+      expect(compromise(readModuleLog(log))).toEqual([]);
+      const scan = await fetch(`${url}/v1/scan/pii`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ text: 'Maria Gonzalez lives in Madrid.' }),
+      });
+      expect(((await scan.json()) as { redacted_text: string }).redacted_text).toBe('<PERSON> lives in <LOCATION>.');
+      expect(compromise(readModuleLog(log)).length).toBeGreaterThan(0);
+    } finally {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(app.dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('every entry of the command table loads the command of its own name', async () => {
     for (const [name, load] of Object.entries(commandLoaders)) {

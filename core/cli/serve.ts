@@ -36,8 +36,9 @@ export const serveCommand = defineCommand('serve', async (argv) => {
     .split(',')
     .map((h) => h.trim())
     .filter(Boolean);
-  startPiiWorkers(app);
   const listener = await startListener(app, { host, port, extraHosts });
+  // After the listener: the workers' engines take a core each for about a second, which must not delay readiness.
+  startPiiWorkers(app);
   startAnchorScheduler(app);
   if (!app.settings.secret('signingKey')) {
     log.warn('SVC_SIGNING_KEY is not set: bundle manifests are signed with a per-install key (see README)');

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
 
@@ -28,6 +29,29 @@ export const heavyModules = [
 ];
 
 /**
+ * The modules of a log, with each chunk of a prebuilt CLI followed by the sources and library files bundled into it
+ * (the build's cli-chunks.json beside the chunk): a bundled library is loaded without a file of its own.
+ */
+export const withBundledModules = (logged: readonly string[]): string[] =>
+  logged.flatMap((entry) => {
+    if (!entry.startsWith('file:') || !entry.endsWith('.mjs')) return [entry];
+    const chunk = fileURLToPath(entry);
+    const map = join(dirname(chunk), 'cli-chunks.json');
+    if (!existsSync(map)) return [entry];
+    const held = (JSON.parse(readFileSync(map, 'utf8')) as Record<string, string[]>)[basename(chunk)] ?? [];
+    return [entry, ...held];
+  });
+
+/** The modules a process has loaded so far, read from its module log (see module-log.fixture.mjs). */
+export const readModuleLog = (log: string): string[] => {
+  try {
+    return withBundledModules(readFileSync(log, 'utf8').split('\n').filter(Boolean));
+  } catch {
+    return []; // nothing loaded through a hook: the assertions on the modules say so
+  }
+};
+
+/**
  * Runs a real `node ... args` process with the module logger preloaded; returns its exit code, output and the
  * modules it loaded (ESM URLs and CommonJS paths).
  */
@@ -40,13 +64,7 @@ export const spawnLogged = (args: readonly string[], env: NodeJS.ProcessEnv = {}
       env: { ...process.env, ...env, TEST_MODULE_LOG: log },
       timeout: 120_000,
     });
-    let modules: string[] = [];
-    try {
-      modules = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-    } catch {
-      // nothing loaded through a hook: the assertions on `modules` say so
-    }
-    return { code: run.status, stdout: run.stdout, stderr: run.stderr, modules };
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr, modules: readModuleLog(log) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -39,6 +39,15 @@ export type ServerOptions = {
 const actorOf = (request: FastifyRequest): Actor => request.svcActor ?? anonymous;
 
 /**
+ * No route declares a Fastify (JSON Schema) schema: inputs are validated with zod (core/ops). Fastify's default
+ * compilers would load ajv and fast-json-stringify at start-up for nothing; a route given a schema fails to
+ * register with this message instead.
+ */
+const noSchemaCompilers = () => {
+  throw new Error('Fastify route schemas are not used: validate the input with zod');
+};
+
+/**
  * The local HTTP API: security checks, authentication, the op routes, protocol routes, server-sent events, the
  * web login and the renderer's static files. Listening is the caller's job (`listen.ts`), so tests use inject().
  */
@@ -54,6 +63,7 @@ export const buildServer = async (options: ServerOptions): Promise<FastifyInstan
     requestIdHeader: false,
     trustProxy: false,
     return503OnClosing: true,
+    schemaController: { compilersFactory: { buildValidator: noSchemaCompilers, buildSerializer: noSchemaCompilers } },
     logger: options.logRequests
       ? {
           level: app.log.level,

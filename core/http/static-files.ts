@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { packageRoot } from '../package-root.ts';
 
@@ -12,7 +11,11 @@ const apiPrefixes = ['/api/', '/v1/', '/scim/', '/saml/', '/oidc/', '/auth/'];
 /** Serves the built renderer at `/`, with index.html for client-side routes. */
 export const registerStaticFiles = async (fastify: FastifyInstance, rendererDir: string): Promise<void> => {
   const built = existsSync(`${rendererDir}/index.html`);
-  if (built) await fastify.register(fastifyStatic, { root: rendererDir, index: ['index.html'], wildcard: false, maxAge: 0 });
+  // Imported only when there is something to serve (its file server and glob cost start-up time).
+  if (built) {
+    const { default: fastifyStatic } = await import('@fastify/static');
+    await fastify.register(fastifyStatic, { root: rendererDir, index: ['index.html'], wildcard: false, maxAge: 0 });
+  }
   fastify.setNotFoundHandler((request, reply) => {
     const isPage = request.method === 'GET' && !apiPrefixes.some((prefix) => request.url.startsWith(prefix));
     if (isPage && built) return reply.type('text/html; charset=utf-8').sendFile('index.html');

@@ -11,23 +11,12 @@ import { compareFindings, removeDuplicates } from './dedupe.ts';
 import { scanViews, type TextView } from './normalize.ts';
 import { utf16ToCodePointMapper } from './offsets.ts';
 import { redact } from './redact.ts';
+import { catalogOf, entityTypesOf, supportsLanguage } from './catalog.ts';
 import { builtInRecognizers } from './registry.ts';
 import { assertSafeRegex } from './safe-regex.ts';
 import type { CreatePiiEngineOptions, EngineScanOptions, Finding, PiiEngine, Recognizer } from './types.ts';
 
 export const DEFAULT_LANGUAGE = 'en';
-
-const supports = (r: Recognizer, language: string): boolean => r.supportedLanguages.includes(language);
-
-const typesOf = (recognizers: readonly Recognizer[], language: string | undefined, onlyDefault: boolean) => {
-  const types = new Set<string>();
-  for (const r of recognizers) {
-    if (language !== undefined && !supports(r, language)) continue;
-    if (onlyDefault && r.enabledByDefault === false) continue;
-    for (const e of r.supportedEntities) types.add(e);
-  }
-  return [...types].sort();
-};
 
 const allowListFilter = (options: EngineScanOptions): ((matched: string) => boolean) => {
   const list = options.allowList ?? [];
@@ -64,14 +53,14 @@ export const createPiiEngine = (options: CreatePiiEngineOptions = {}): PiiEngine
     const requestRecognizers = [
       ...(opts.adHocRecognizers ?? []).map((r) => adHocToRecognizer(r, language)),
       ...(opts.denyList ?? []).map((d, i) => denyListToRecognizer(d, language, i)),
-    ].filter((r) => supports(r, language));
+    ].filter((r) => supportsLanguage(r, language));
     const wanted = opts.entities ? new Set(opts.entities) : undefined;
     if (wanted) {
-      const known = new Set([...typesOf(recognizers, language, false), ...typesOf(requestRecognizers, language, false)]);
+      const known = new Set([...entityTypesOf(recognizers, language, false), ...entityTypesOf(requestRecognizers, language, false)]);
       for (const e of wanted) if (!known.has(e)) throw new AppError('VALIDATION', `unknown entity type for ${language}: ${e}`);
     }
     const active = [...recognizers, ...requestRecognizers].filter(
-      (r) => supports(r, language) && (wanted ? r.supportedEntities.some((e) => wanted.has(e)) : r.enabledByDefault !== false),
+      (r) => supportsLanguage(r, language) && (wanted ? r.supportedEntities.some((e) => wanted.has(e)) : r.enabledByDefault !== false),
     );
     const isAllowed = allowListFilter(opts);
     const { views, changed } = scanViews(text);
@@ -110,10 +99,5 @@ export const createPiiEngine = (options: CreatePiiEngineOptions = {}): PiiEngine
     return { detected: entities.length > 0, entities, redacted_text: redact(text, entities), normalized: changed };
   };
 
-  return {
-    scan,
-    entityTypes: (language) => typesOf(recognizers, language, false),
-    defaultEntityTypes: (language) => typesOf(recognizers, language, true),
-    languages: () => [...languageSet].sort(),
-  };
+  return { scan, ...catalogOf(recognizers) };
 };

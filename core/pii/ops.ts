@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { defineOp } from '../ops/define.ts';
-import { defaultPiiEngine } from './default-engine.ts';
+import { piiCatalog } from './default-engine.ts';
 import { phoneRegionsSchema } from './phone-regions.ts';
 import { scanText } from './scan-service.ts';
 import type { AdHocRecognizer, DenyListEntry, ScanResult } from './types.ts';
@@ -94,7 +94,7 @@ export const piiOps = {
     access: 'read',
     tier: 'free',
     handler: async (input, ctx) => {
-      const engine = defaultPiiEngine(ctx.app);
+      const engine = piiCatalog(ctx.app);
       if (!engine.languages().includes(input.language)) {
         throw new AppError('VALIDATION', `unsupported language: ${input.language}`);
       }

@@ -1,8 +1,10 @@
 import { type App, service } from '../app.ts';
+import type { Settings } from '../config/settings-schema.ts';
 import { appendEvidenceAsync } from '../audit/store.ts';
 import type { EvidenceInput } from '../audit/types.ts';
 import { AppError } from '../errors.ts';
-import { defaultPiiEngine } from './default-engine.ts';
+import type { EngineCatalog } from './catalog.ts';
+import { defaultPiiEngine, piiCatalog } from './default-engine.ts';
 import { compareFindings, removeDuplicates } from './dedupe.ts';
 import { PresidioUnavailableError, presidioAnalyze } from './presidio/client.ts';
 import { scanViews } from './normalize.ts';
@@ -11,7 +13,7 @@ import { codePointToUtf16Mapper, utf16ToCodePointMapper } from './offsets.ts';
 import { redact } from './redact.ts';
 import { scannerOf } from './pool/scanner.ts';
 import { markPresidio, recordScanTime } from './status.ts';
-import type { EngineScanOptions, Finding, PiiEngine, ScanResult } from './types.ts';
+import type { EngineScanOptions, Finding, ScanResult } from './types.ts';
 
 /** What the pipeline does with PII: replace it, refuse the request (422), or report it and pass the text through. */
 export type PiiAction = 'redact' | 'block' | 'flag';
@@ -50,9 +52,10 @@ const scanError = (error: unknown): AppError => {
   return new AppError('INTERNAL', `scan_error: ${detail}`, { cause: error });
 };
 
-const engineOf = (app: App): PiiEngine => {
+/** What the engine scans for; asking never builds it (with scan workers, the main thread never does). */
+const catalogFor = (app: App): EngineCatalog => {
   try {
-    return defaultPiiEngine(app);
+    return piiCatalog(app);
   } catch (error) {
     throw scanError(error);
   }
@@ -96,7 +99,11 @@ const withoutExplanation = (finding: Finding): Finding => ({
 });
 
 /** Built-in findings, or Presidio's (merged with ours when configured) when a Presidio URL is set and it answers. */
-const findEntities = async (app: App, engine: PiiEngine, request: ScanRequest): Promise<Omit<ScanOutcome, 'action'>> => {
+const findEntities = async (
+  app: App,
+  { presidioUrl, presidioMerge }: Pick<Settings, 'presidioUrl' | 'presidioMerge'>,
+  request: ScanRequest,
+): Promise<Omit<ScanOutcome, 'action'>> => {
   const { text, signal, onProgress, projectId, source, action, language, ...options } = request;
   const control = {
     ...(signal ? { signal } : {}),
@@ -106,12 +113,11 @@ const findEntities = async (app: App, engine: PiiEngine, request: ScanRequest): 
   };
   const builtIn = async (): Promise<ScanResult> => {
     try {
-      return await scannerOf(app, () => engine).scan(text, { ...options, language }, control);
+      return await scannerOf(app, () => defaultPiiEngine(app)).scan(text, { ...options, language }, control);
     } catch (error) {
       throw scanError(error);
     }
   };
-  const { presidioUrl, presidioMerge } = app.settings.get();
   if (presidioUrl === '') return { result: await builtIn(), engine: 'builtin' };
   let remote: { findings: Finding[]; changed: boolean };
   try {
@@ -237,17 +243,17 @@ export const scanText = async (app: App, request: ScanRequest): Promise<ScanOutc
   if (Buffer.byteLength(request.text, 'utf8') > maxTextBytes) {
     throw new AppError('PAYLOAD_TOO_LARGE', 'request_too_large');
   }
-  const engine = engineOf(app);
-  if (!engine.languages().includes(request.language)) {
+  const catalog = catalogFor(app);
+  if (!catalog.languages().includes(request.language)) {
     throw new AppError(
       'VALIDATION',
-      `unsupported language: ${request.language.slice(0, 20)} (supported: ${engine.languages().join(', ')})`,
+      `unsupported language: ${request.language.slice(0, 20)} (supported: ${catalog.languages().join(', ')})`,
     );
   }
   const settings = app.settings.get();
   const action = request.action ?? settings.piiAction;
   const phoneRegions = request.phoneRegions ?? phoneRegionsOfSetting(settings.piiPhoneRegions);
-  const found = await findEntities(app, engine, { ...request, phoneRegions });
+  const found = await findEntities(app, settings, { ...request, phoneRegions });
   const result = action === 'flag' ? { ...found.result, redacted_text: request.text } : found.result;
   const outcome: ScanOutcome = { result, action, engine: found.engine };
   await recordScan(app, request, outcome);

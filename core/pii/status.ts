@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type App, service } from '../app.ts';
-import { defaultPiiEngine } from './default-engine.ts';
+import { piiCatalog } from './default-engine.ts';
 import { presidioHealthy, presidioSupportedEntities } from './presidio/client.ts';
 
 /** What the app last learnt about the Presidio service (from a scan or a health probe). */
@@ -95,7 +95,7 @@ export type PiiStatus = {
  */
 export const piiStatus = async (app: App): Promise<PiiStatus> => {
   const url = app.settings.get().presidioUrl;
-  const builtIn = defaultPiiEngine(app).entityTypes();
+  const builtIn = piiCatalog(app).entityTypes();
   if (url === '') {
     return { status: 'ok', presidio_available: false, entity_types_loaded: builtIn, last_scan_at: await lastScanAt(app) };
   }

@@ -40,13 +40,14 @@ export const startPiiWorkers = (app: App, workerUrl: URL = scanWorkerUrl()): Sca
 };
 
 /** The engine on the calling thread: progress between recognizers; a cancel is seen before the scan starts. */
-const inProcess = (engine: PiiEngine): Scanner => ({
+const inProcess = (engine: () => Promise<PiiEngine>): Scanner => ({
   scan: async (text, options, control) => {
+    const loaded = await engine();
     if (control.signal?.aborted) throw scanCancelled();
-    return engine.scan(text, options, control.onProgress);
+    return loaded.scan(text, options, control.onProgress);
   },
 });
 
-/** The pool when the app started one, else `engine` in-process. */
-export const scannerOf = (app: App, engine: () => PiiEngine): Scanner =>
-  (app.services.get(poolKey) as ScanPool | undefined) ?? inProcess(engine());
+/** The pool when the app started one, else the engine `engine` loads, in-process. */
+export const scannerOf = (app: App, engine: () => Promise<PiiEngine>): Scanner =>
+  (app.services.get(poolKey) as ScanPool | undefined) ?? inProcess(engine);
