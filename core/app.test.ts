@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type App, createApp, openApp, openPostgresApp } from './app.ts';
 import { postgresMigrations } from './migrations.ts';
-import { domainsNotYetOnPostgres } from './store/postgres-readiness.ts';
 import { freshPostgresUrl, postgresUnavailable } from './test-support/postgres.ts';
 
 const count = z.object({ n: z.number() });
@@ -36,18 +35,9 @@ describe('openApp', () => {
     expect(await again.database.one(count, 'SELECT count(*) AS n FROM pii_state')).toEqual({ n: 1 });
   });
 
-  it.skipIf(domainsNotYetOnPostgres.length === 0)('refuses SVC_DATABASE_URL in one line while domains remain SQLite-only', async () => {
-    const env = { SVC_DATABASE_URL: 'postgres://svc:pw@127.0.0.1:1/svc' };
-    await expect(openApp({ dataDir: scratch(), env })).rejects.toThrow(
-      /^SVC_DATABASE_URL: PostgreSQL support is being built; not yet moved: /,
-    );
-  });
-
   it('createApp refuses SVC_DATABASE_URL instead of quietly opening a SQLite file beside the team database', () => {
     const env = { SVC_DATABASE_URL: 'postgres://svc:pw@127.0.0.1:1/svc' };
-    expect(() => createApp({ dataDir: ':memory:', env })).toThrow(
-      domainsNotYetOnPostgres.length === 0 ? /use openApp|open the app with `await openApp/ : /not yet moved/,
-    );
+    expect(() => createApp({ dataDir: ':memory:', env })).toThrow(/open the app with `await openApp/);
   });
 });
 
