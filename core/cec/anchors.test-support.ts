@@ -1,26 +1,13 @@
-import { z } from 'zod';
 import type { App } from '../app.ts';
 import { hashWithCanonicalPayload } from '../audit/chain.ts';
-import { schemaKeys } from '../audit/types.ts';
-
-const recordRow = z.object({
-  seq: z.number().int(),
-  record_id: z.string(),
-  project_id: z.string(),
-  schema_key: z.enum(schemaKeys),
-  timestamp: z.string(),
-  recorded_at: z.string(),
-  payload: z.string(),
-  prev_hash: z.string(),
-  hash: z.string(),
-});
+import { evidenceRow } from '../audit/store.ts';
 
 /**
  * The insider's rewrite, done on the real database: drop one gate evaluation, renumber and re-hash every later
  * record so the chain links again, and move the head. Anchors stay where they were.
  */
 export const dropAndRelink = async (app: App, projectId: string, dropSeq: number): Promise<void> => {
-  const kept = (await app.database.all(recordRow, 'SELECT * FROM audit_records WHERE project_id = ? ORDER BY seq', [projectId])).filter(
+  const kept = (await app.database.all(evidenceRow, 'SELECT * FROM audit_records WHERE project_id = ? ORDER BY seq', [projectId])).filter(
     (row) => row.seq !== dropSeq,
   );
   let prev = '0'.repeat(64);
