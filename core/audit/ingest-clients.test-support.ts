@@ -34,24 +34,32 @@ export type IngestOptions = {
 };
 
 /**
- * Sends batches through `clients` concurrent clients per instance. Resolves to the ids the servers acknowledged
- * and how many batches were refused or lost (no 201).
+ * Sends batches through `clients` concurrent clients per instance. Resolves to the ids the servers acknowledged,
+ * how many of them each instance acknowledged (in the order of `instances`), and how many batches were refused or
+ * lost (no 201).
  */
-export const ingest = async (instances: readonly Instance[], options: IngestOptions): Promise<{ acknowledged: string[]; failed: number }> => {
+export const ingest = async (
+  instances: readonly Instance[],
+  options: IngestOptions,
+): Promise<{ acknowledged: string[]; byInstance: number[]; failed: number }> => {
   const acknowledged: string[] = [];
+  const byInstance = instances.map(() => 0);
   let failed = 0;
   let next = 0;
-  const client = async (instance: Instance): Promise<void> => {
+  const client = async (instance: Instance, index: number): Promise<void> => {
     while (next < options.requests && !options.stop?.(instance)) {
       const request = next++;
       const ids = Array.from({ length: options.size }, (_, k) => `${options.project}-r${request}-${k}`);
       const acked = await post(instance, options.project, ids);
       if (acked === null) failed += 1;
-      else acknowledged.push(...acked);
+      else {
+        acknowledged.push(...acked);
+        byInstance[index] = (byInstance[index] ?? 0) + acked.length;
+      }
     }
   };
-  await Promise.all(instances.flatMap((instance) => Array.from({ length: options.clients }, () => client(instance))));
-  return { acknowledged, failed };
+  await Promise.all(instances.flatMap((instance, index) => Array.from({ length: options.clients }, () => client(instance, index))));
+  return { acknowledged, byInstance, failed };
 };
 
 /** Every acknowledged record once, seq 1..n without gap or duplicate, and a chain that verifies. Returns n. */

@@ -59,7 +59,10 @@ export const startServe = (env: NodeJS.ProcessEnv): Promise<Served> => {
 };
 
 /** Runs `svc ARGS` to its end with its own data dir (`--data-dir` appended) and `env`; its exit code and output. */
-export const runSvc = async (args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> => {
+export const runSvc = async (
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/svc.js', ...args, '--data-dir', freshDataDir()], {
       cwd: repoRoot,
