@@ -138,7 +138,7 @@ describe.skipIf(postgresUnavailable !== undefined)('two svc serve processes on o
     survivorDone = true;
     const { acknowledged, byInstance } = await running;
 
-    expect(acknowledged.length).toBeGreaterThanOrEqual(2000);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(1500);
     // Both took part: the victim acknowledged batches before it died, the survivor before and after.
     expect(byInstance.every((records) => records > 0)).toBe(true);
     const stored = await expectOneTruth(database, 'killed', acknowledged);
