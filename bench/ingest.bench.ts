@@ -19,7 +19,10 @@
  * ready-made rows as multi-row INSERTs of 1,000 in one transaction per batch (the best a client can do without
  * COPY). Ours, one instance: appendEvidenceAsync per batch. Two instances: two apps with their own pools on one
  * database, each appending half of every batch to the same project at the same time (they contend for the
- * project's chain lock, as two `svc serve` behind a load balancer do). All three in the same run.
+ * project's chain lock, as two `svc serve` behind a load balancer do). Then over HTTP: one, then two real
+ * `svc serve` processes (the CLI entry, core/store/serve-process.test-support.ts) on databases of their own, each
+ * batch POSTed to /v1/audit/records, split between the instances at the same time; only wall time means
+ * something there (the work is in the server processes). All in the same run.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -32,11 +35,13 @@ import { appendEvidenceAsync } from '../core/audit/store.ts';
 import { schemaKeys } from '../core/audit/types.ts';
 import type { EvidenceInput, SchemaKey } from '../core/audit/types.ts';
 import { verifyChain } from '../core/audit/verify.ts';
+import { createApiKey } from '../core/identity/api-keys/service.ts';
 import { postgresMigrations } from '../core/migrations.ts';
 import { migratePostgres } from '../core/store/postgres-migrate.ts';
 import { connectPostgres, postgresDatabase } from '../core/store/postgres-database.ts';
+import { sharedKeysEnv, startServe, stopServed } from '../core/store/serve-process.test-support.ts';
 import { sharedServer, stopSharedServer } from '../core/test-support/postgres-server.ts';
-import { peakRssMb, printRow, recordFigure, verdict } from './report.ts';
+import { peakRssMb, printRow, ratio, recordFigure, verdict } from './report.ts';
 
 const sizes = (process.env.BENCH_RECORDS ?? '100000,1000000').split(',').map(Number);
 const postgresSize = Number(process.env.BENCH_POSTGRES_RECORDS ?? 100_000);
@@ -135,20 +140,49 @@ const rawPostgres = (pool: pg.Pool) => {
   };
 };
 
+/** Verifies the bench project's chain on `app`, which must hold `total` records; the time it took. */
+const verifyAll = async (app: App, total: number): Promise<number> => {
+  const t = performance.now();
+  const checked = await verifyChain(app, projectId);
+  if (!checked.valid || checked.head_seq !== total) throw new Error(`chain check failed: ${JSON.stringify(checked)}`);
+  return performance.now() - t;
+};
+
+/** A batch cut into `parts` nearly equal slices (none empty), one per instance appending at the same time. */
+const shares = <T>(batch: readonly T[], parts: number): T[][] => {
+  const size = Math.ceil(batch.length / parts);
+  return Array.from({ length: parts }, (_, i) => batch.slice(i * size, (i + 1) * size)).filter((slice) => slice.length > 0);
+};
+
 /** Our side: appendEvidenceAsync per batch, spread over `apps` (instances on one database) appending at once. */
 const chainSide = (apps: readonly App[]): Side & { verify(total: number): Promise<number> } => {
   const timing = { ms: 0, cpuMs: 0 };
   return {
     timing,
     run: async (batch) => {
-      const share = Math.ceil(batch.length / apps.length);
-      await timed(() => Promise.all(apps.map((app, i) => appendEvidenceAsync(app, batch.slice(i * share, (i + 1) * share)))), timing);
+      await timed(() => Promise.all(shares(batch, apps.length).map((slice, i) => appendEvidenceAsync(apps[i] as App, slice))), timing);
     },
-    verify: async (total) => {
+    verify: (total) => verifyAll(apps[0] as App, total),
+  };
+};
+
+/** Our side over HTTP: each batch POSTed to `origins` (svc serve instances on one database) at once, with `key`. */
+const servedSide = (origins: readonly string[], key: string): Side => {
+  const timing = { ms: 0, cpuMs: 0 };
+  const post = async (origin: string, records: readonly EvidenceInput[]): Promise<void> => {
+    const response = await fetch(`${origin}/v1/audit/records`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(records),
+    });
+    if (response.status !== 201) throw new Error(`append over HTTP failed: ${response.status} ${await response.text()}`);
+  };
+  return {
+    timing,
+    run: async (batch) => {
       const t = performance.now();
-      const checked = await verifyChain(apps[0] as App, projectId);
-      if (!checked.valid || checked.head_seq !== total) throw new Error(`chain check failed: ${JSON.stringify(checked)}`);
-      return performance.now() - t;
+      await Promise.all(shares(batch, origins.length).map((slice, i) => post(origins[i] as string, slice)));
+      timing.ms += performance.now() - t;
     },
   };
 };
@@ -236,9 +270,22 @@ const postgresBench = async (total: number): Promise<void> => {
     const one = chainSide([await instance(await database('bench_one'))]);
     const twoUrl = await database('bench_two');
     const two = chainSide([await instance(twoUrl), await instance(twoUrl)]);
-    await feed(total, [raw, one, two]);
+    /** `count` real `svc serve` processes on a database of their own, and an app on it (for a key and the check). */
+    const served = async (name: string, count: number): Promise<{ side: Side; app: App }> => {
+      const url = await database(name);
+      const env = { SVC_DATABASE_URL: url, ...sharedKeysEnv };
+      const origins = (await Promise.all(Array.from({ length: count }, () => startServe(env)))).map((s) => s.origin);
+      const app = await instance(url);
+      const { secret } = await createApiKey(app, { tier: 'api', scopes: [], name: 'ingest bench' });
+      return { side: servedSide(origins, secret), app };
+    };
+    const servedOne = await served('bench_serve_one', 1);
+    const servedTwo = await served('bench_serve_two', 2);
+    await feed(total, [raw, one, two, servedOne.side, servedTwo.side]);
     const verifyOne = await one.verify(total);
     await two.verify(total);
+    await verifyAll(servedOne.app, total);
+    await verifyAll(servedTwo.app, total);
     console.log(
       `ingest on PostgreSQL (loopback, fsync off): ${total.toLocaleString('en-US')} records, batches of ${batchSize} (load average ${loadavg()[0]?.toFixed(1)})`,
     );
@@ -248,7 +295,13 @@ const postgresBench = async (total: number): Promise<void> => {
     ratioRow('  ratio raw / one instance', raw.timing, one.timing);
     ratioRow('  ratio raw / two instances', raw.timing, two.timing);
     printRow('  verifyChain (one instance)', `${seconds(verifyOne)}  ${rate(total, verifyOne)}`);
+    printRow('  over HTTP, one svc serve (wall)', `${seconds(servedOne.side.timing.ms)}  ${rate(total, servedOne.side.timing.ms)}`);
+    printRow('  over HTTP, two svc serve (wall)', `${seconds(servedTwo.side.timing.ms)}  ${rate(total, servedTwo.side.timing.ms)}`);
+    printRow('  ratio raw / one svc serve (wall)', ratio(raw.timing.ms, servedOne.side.timing.ms));
+    printRow('  ratio raw / two svc serve (wall)', ratio(raw.timing.ms, servedTwo.side.timing.ms));
+    printRow('  throughput two / one svc serve', ratio(servedOne.side.timing.ms, servedTwo.side.timing.ms));
   } finally {
+    stopServed();
     for (const app of apps) app.close();
     await Promise.all(pools.map((pool) => pool.end()));
     await stopSharedServer(root);

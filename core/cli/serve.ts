@@ -8,6 +8,7 @@ import { issueLoginLink } from '../identity/login-links/store.ts';
 import { createLogger } from '../log.ts';
 import { startPiiWorkers } from '../pii/pool/scanner.ts';
 import { parseOptions } from './args.ts';
+import { requireSharedKeys } from './shared-keys.ts';
 import { defineCommand } from './command.ts';
 
 export const serveCommand = defineCommand('serve', async (argv) => {
@@ -20,6 +21,8 @@ export const serveCommand = defineCommand('serve', async (argv) => {
   const log = createLogger({ name: 'svc' });
   const app = await openApp({ dataDir, log });
   try {
+    // Several instances share one database, so they must share the keys that sign sessions and bundles.
+    if (app.database.dialect === 'postgres') requireSharedKeys(app.env);
     // A misconfigured bucket stops the server here, in one line naming the setting, not at the first build.
     await checkBundleStorage(app);
   } catch (error) {

@@ -305,10 +305,12 @@ export type EnvOnlySetting = keyof typeof envOnlySettings;
 
 /** What each secret's environment variable does (README configuration table). */
 export const secretDocs: Readonly<Record<SecretName, string>> = {
-  signingKey: 'HMAC-SHA256 key for bundle manifests (spec 5); a warning is logged when unset',
+  signingKey:
+    'HMAC-SHA256 key for bundle manifests (spec 5); a warning is logged when unset; required (16+ characters, same on every instance) by `svc serve` with `SVC_DATABASE_URL`',
   chatApiKey: 'default chat API key (spec 5)',
   oidcClientSecret: 'OIDC client secret (never logged)',
-  sessionKey: 'HS256 key for session JWTs (default: generated per install and kept with the secrets)',
+  sessionKey:
+    'HS256 key for session JWTs (default: generated per install and kept with the secrets); required (16+ characters, same on every instance) by `svc serve` with `SVC_DATABASE_URL`',
   samlSpSigningKey: 'PEM private key that signs SAML AuthnRequests when the SP signs them',
   samlSpDecryptionKey: 'PEM private key that decrypts encrypted SAML assertions (its certificate: `SVC_SAML_SP_ENCRYPTION_CERT`)',
 };

@@ -26,6 +26,8 @@ export const listenPostgres = async (
 ): Promise<Listening> => {
   if (!channelName.test(channel)) throw new TypeError(`Not a channel name: ${channel}`);
   let client: pg.Client | undefined;
+  /** The listening connection's socket, unreferenced while it listens. */
+  let clientSocket: Socket | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   let pauseMs = firstRetryMs;
@@ -59,6 +61,7 @@ export const listenPostgres = async (
     // do (a start-up that failed after openApp, a CLI command that returned without closing its app).
     socket.unref();
     client = next;
+    clientSocket = socket;
   };
 
   const schedule = (): void => {
@@ -89,6 +92,9 @@ export const listenPostgres = async (
       if (retry !== undefined) clearTimeout(retry);
       const current = client;
       client = undefined;
+      // Referenced again while it ends: awaiting the close of an unreferenced socket is awaiting nothing, and a
+      // CLI whose last work is this close would exit mid-await (code 13, "unsettled top-level await").
+      clientSocket?.ref();
       await current?.end().catch(() => undefined);
     },
   };

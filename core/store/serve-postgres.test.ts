@@ -1,11 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exampleEvidence } from '../audit/examples.ts';
 import { freshPostgresUrl, postgresUnavailable } from '../test-support/postgres.ts';
 import { domainsNotYetOnPostgres } from './postgres-readiness.ts';
+import { type Served, sharedKeysEnv, startServe, stopServed } from './serve-process.test-support.ts';
 
 /**
  * The flip, end to end: the real `svc serve` on PostgreSQL, used as an operator and a browser would. It can pass
@@ -18,34 +15,10 @@ const notYet =
     : undefined);
 if (notYet !== undefined) console.warn(notYet);
 
-const running: { child: ChildProcess; dir: string }[] = [];
-afterEach(() => {
-  for (const { child, dir } of running.splice(0)) {
-    child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+afterEach(stopServed);
 
-/** Starts `svc serve` on `databaseUrl`; resolves to its origin and one-time login token, read from its stderr. */
-const serve = (databaseUrl: string): Promise<{ child: ChildProcess; origin: string; token: string }> => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-serve-pg-'));
-  const child = spawn(process.execPath, ['bin/svc.js', 'serve', '--port', '0', '--data-dir', dir], {
-    env: { ...process.env, SVC_DATABASE_URL: databaseUrl, SVC_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  running.push({ child, dir });
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const link = /(http:\/\/127\.0\.0\.1:\d+)\/login\?token=([\w-]+)/.exec(stderr);
-      if (link?.[1] !== undefined && link[2] !== undefined) resolve({ child, origin: link[1], token: link[2] });
-      // A start-up failure is one line; the process may linger (workers already started), so do not wait for its exit.
-      if (/^svc serve: /m.test(stderr)) reject(new Error(stderr));
-    });
-    child.once('exit', (code) => reject(new Error(`svc serve exited with ${code}: ${stderr}`)));
-  });
-};
+/** Starts `svc serve` on `databaseUrl` with the keys instances on a database must share. */
+const serve = (databaseUrl: string): Promise<Served> => startServe({ SVC_DATABASE_URL: databaseUrl, ...sharedKeysEnv });
 
 describe('svc serve on PostgreSQL', () => {
   it.skipIf(notYet !== undefined)(
