@@ -11,6 +11,11 @@ export type VerifyLimits = {
   readonly maxLineBytes: number;
   /** Deepest JSON nesting accepted in a record (the ingest limit). */
   readonly maxDepth: number;
+  /**
+   * NDJSON folders declaring at least this many bytes in all are read on worker threads, one per core (below it,
+   * starting the workers costs more than it saves). Only where the work runs changes, never what is checked.
+   */
+  readonly parallelFolderBytes: number;
 };
 
 const MiB = 1024 * 1024;
@@ -29,4 +34,5 @@ export const defaultVerifyLimits: VerifyLimits = {
   },
   maxLineBytes: 4 * MiB,
   maxDepth: 64,
+  parallelFolderBytes: 8 * MiB,
 };

@@ -140,6 +140,7 @@ const checkChainAndFolders = async (
     proof,
     maxLineBytes: state.limits.maxLineBytes,
     maxDepth: state.limits.maxDepth,
+    parallelFolderBytes: state.limits.parallelFolderBytes,
     scope: { projectId: manifest.project_id, range: [manifest.date_range.from, manifest.date_range.to] },
   });
   for (const error of chain.errors) checks.fail('chain', error);
