@@ -3,32 +3,19 @@
  * record lines is most of a verification and independent per folder, so on a machine with several cores the
  * folders are spread over up to one worker per core, and the verifying thread only merges them by seq.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { BatchReader, defaultBatchRecords, type FromWorker, type ToWorker } from './folder-batch.ts';
 import type { FolderDigest, FolderItem, FolderJob, FolderSource } from './folder-records.ts';
+import { cecWorkerUrl, spawnWorker } from './spawn-worker.ts';
 import { ArchiveError } from './zip-errors.ts';
 
-const here = import.meta.url;
-/** From source the TypeScript worker (through tsx); in a build the prebuilt one beside the chunk (scripts/build-cli.mjs). */
-const workerUrl = here.endsWith('.ts')
-  ? new URL('./verify-folder-worker.ts', here)
-  : new URL(`./verify-folder-worker${extname(fileURLToPath(here))}`, here);
-
-const spawn = (): Worker => {
-  if (!workerUrl.pathname.endsWith('.ts')) return new Worker(workerUrl);
-  // On Node 20 `--import tsx` in execArgv does not reach a worker's entry module: register tsx first.
-  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerUrl.href)}); })`;
-  return new Worker(bootstrap, { eval: true });
-};
+const workerUrl = cecWorkerUrl('verify-folder-worker');
 
 /** Worker threads for a verification, or 0 (read on the calling thread): one core, or no worker in this build. */
 export const folderThreads = (folders: number): number => {
   const threads = Math.min(availableParallelism(), folders);
-  return threads > 1 && existsSync(fileURLToPath(workerUrl)) ? threads : 0;
+  return threads > 1 && workerUrl !== null ? threads : 0;
 };
 
 /** One folder as its worker sends it: batches queue here until the merge reads them. */
@@ -100,7 +87,9 @@ class RemoteFolder implements FolderSource {
  * on the caller's descriptor `fd`, which must stay open until `close()`, which stops the workers.
  */
 export const openFolderWorkers = (fd: number, jobs: readonly FolderJob[], threads: number, batchRecords = defaultBatchRecords) => {
-  const workers = Array.from({ length: threads }, spawn);
+  if (workerUrl === null) throw new Error('this build carries no verify-folder-worker');
+  const url = workerUrl;
+  const workers = Array.from({ length: threads }, () => spawnWorker(url));
   const load = workers.map(() => 0);
   const sources = jobs.map((job, folder) => {
     const least = load.indexOf(Math.min(...load));
