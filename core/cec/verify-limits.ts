@@ -12,8 +12,9 @@ export type VerifyLimits = {
   /** Deepest JSON nesting accepted in a record (the ingest limit). */
   readonly maxDepth: number;
   /**
-   * NDJSON folders declaring at least this many bytes in all are read on worker threads, one per core (below it,
-   * starting the workers costs more than it saves). Only where the work runs changes, never what is checked.
+   * NDJSON folders declaring at least this many bytes in all (about 100k records) are read on worker threads, one
+   * per core; below it the workers cost more than they save (docs/decisions.md, "Verify and build speed"). Only
+   * where the work runs changes, never what is checked.
    */
   readonly parallelFolderBytes: number;
 };
@@ -34,5 +35,5 @@ export const defaultVerifyLimits: VerifyLimits = {
   },
   maxLineBytes: 4 * MiB,
   maxDepth: 64,
-  parallelFolderBytes: 8 * MiB,
+  parallelFolderBytes: 64 * MiB,
 };
