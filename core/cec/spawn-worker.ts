@@ -25,3 +25,7 @@ export const spawnWorker = (url: URL, options: WorkerOptions = {}): Worker => {
   const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`;
   return new Worker(bootstrap, { ...options, eval: true });
 };
+
+/** The string-valued part of an environment, as a worker's data (structured clone drops nothing silently). */
+export const plainEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));

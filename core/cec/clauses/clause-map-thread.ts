@@ -1,6 +1,6 @@
 import type { App } from '../../app.ts';
 import { envSetting } from '../../config/env-settings.ts';
-import { cecWorkerUrl, spawnWorker } from '../spawn-worker.ts';
+import { cecWorkerUrl, plainEnv, spawnWorker } from '../spawn-worker.ts';
 import { type ProjectClauseMap, projectClauseMap } from './clause-map.ts';
 import type { FrameworkId } from './types.ts';
 
@@ -17,9 +17,6 @@ export type ClauseMapReply = { readonly ok: true; readonly value: ProjectClauseM
 export const clauseMapThreadRecords = 20_000;
 
 const workerUrl = cecWorkerUrl('clauses/clause-map-worker');
-
-const plainEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
-  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
 /**
  * Whether a worker opening its app from `app`'s data dir and env (openApp) reaches the same storage: the data
