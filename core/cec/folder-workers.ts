@@ -11,6 +11,7 @@ import { cecWorkerUrl, spawnWorker } from './spawn-worker.ts';
 import { ArchiveError } from './zip-errors.ts';
 
 const workerUrl = cecWorkerUrl('verify-folder-worker');
+const youngGenerationMb = 8;
 
 /** Worker threads for a verification, or 0 (read on the calling thread): one core, or no worker in this build. */
 export const folderThreads = (folders: number): number => {
@@ -89,7 +90,11 @@ class RemoteFolder implements FolderSource {
 export const openFolderWorkers = (fd: number, jobs: readonly FolderJob[], threads: number, batchRecords = defaultBatchRecords) => {
   if (workerUrl === null) throw new Error('this build carries no verify-folder-worker');
   const url = workerUrl;
-  const workers = Array.from({ length: threads }, () => spawnWorker(url));
+  // A small young generation per worker: its garbage dies young, and each isolate's default semi-spaces would
+  // add tens of MB of resident memory (peak RSS at 1M records: 256 MB with the default, 187 MB with this).
+  const workers = Array.from({ length: threads }, () =>
+    spawnWorker(url, { resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } }),
+  );
   const load = workers.map(() => 0);
   const sources = jobs.map((job, folder) => {
     const least = load.indexOf(Math.min(...load));
