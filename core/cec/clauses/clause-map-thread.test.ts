@@ -16,7 +16,11 @@ describe.each(testBackends)('clause map off the calling thread on $name', (backe
     await seedDays(app, 'proj', ['2026-03-01', '2026-03-05', '2026-03-09', '2026-04-01'], 3);
     await seedDays(app, 'other', ['2026-03-02'], 2);
     // Stored through the app: the worker can only see it on the same storage.
-    await invoke('frameworks.setCadence', { project_id: 'proj', framework: 'iso_42001', cadence: { kind: 'max_age', days: 33 } }, { app, actor });
+    await invoke(
+      'frameworks.setCadence',
+      { project_id: 'proj', framework: 'iso_42001', cadence: { kind: 'max_age', days: 33 } },
+      { app, actor },
+    );
     const q = { ...query(), frameworks: [...query().frameworks] };
     const here = await projectClauseMap(app, q);
     const there = await clauseMapInBackground(app, q, app.now(), 36, 0).result();
@@ -34,7 +38,7 @@ describe.each(testBackends)('clause map off the calling thread on $name', (backe
 
   it('a worker that cannot open the store rejects with the reason (the build fails instead of hanging)', async () => {
     const { app, dir } = t();
-    const broken = { ...app, dataDir: `${dir}/missing/\u0000` };
+    const broken: typeof app = Object.create(app, { dataDir: { value: `${dir}/missing/\u0000` } });
     const background = clauseMapInBackground(broken, { ...query(), frameworks: [...query().frameworks] }, app.now(), 36, 0);
     await expect(background.result()).rejects.toThrow(/clause map/);
   }, 60_000);
@@ -45,7 +49,9 @@ describe.each(testBackends.filter((backend) => backend.name === 'sqlite'))('clau
   it('is computed on this thread, never against another store', async () => {
     const { app } = t();
     await seedDays(app, 'proj', ['2026-03-01'], 1);
-    const foreign = { ...app, env: { ...app.env, SVC_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' } };
+    const foreign: typeof app = Object.create(app, {
+      env: { value: { ...app.env, SVC_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' } },
+    });
     const result = await clauseMapInBackground(foreign, { ...query(), frameworks: [...query().frameworks] }, app.now(), 36, 0).result();
     expect(result.record_counts.score_records).toBe(1);
   });

@@ -23,8 +23,7 @@ const workerUrl = cecWorkerUrl('clauses/clause-map-worker');
  * dir's SQLite file, or the PostgreSQL database SVC_DATABASE_URL names. An app handed a database its env does
  * not name (a test's) is computed on this thread rather than against another store.
  */
-const workerReachesStorage = (app: App): boolean =>
-  (envSetting(app.env, 'databaseUrl') === '') === (app.database.dialect === 'sqlite');
+const workerReachesStorage = (app: App): boolean => (envSetting(app.env, 'databaseUrl') === '') === (app.database.dialect === 'sqlite');
 
 /**
  * The project's clause map, computed on a worker thread as of `now` (started at once, so it runs beside the

@@ -26,4 +26,8 @@ const compute = async (): Promise<ClauseMapReply> => {
   }
 };
 
+// Held open until the reply is sent: on PostgreSQL the pool lets idle clients go unref'd and the settings LISTEN
+// socket is unref'd, so between two awaits the thread could otherwise find nothing alive and exit without a reply.
+port.ref();
 port.postMessage(await compute());
+port.unref();
