@@ -198,7 +198,11 @@ const verifyContents = async (state: State, options: VerifyOptions): Promise<voi
  * or not a ZIP at all. The archive is parsed by the strict reader first; entries are read only as the manifest
  * lists them and never past the listed size.
  */
-export const verifyBundleFile = async (app: App, zipPath: string, options: VerifyOptions = {}): Promise<BundleVerificationResult> => {
+export const verifyBundleFile = async (
+  app: Pick<App, 'now'>,
+  zipPath: string,
+  options: VerifyOptions = {},
+): Promise<BundleVerificationResult> => {
   assertReadable(zipPath);
   const limits = options.limits ?? defaultVerifyLimits;
   const checks = new Checks();
