@@ -87,7 +87,9 @@ describe('buildBundleAsync', () => {
     } finally {
       cleanup();
     }
-  });
+    // Seeding 30,000 records and two builds, the second with its clause-map worker (started through tsx from
+    // the sources): well over the default 30 s on a loaded machine; the assertions above are about lag, not time.
+  }, 180_000);
 
   it('refuses an in-memory app, which a worker cannot share', async () => {
     const { createApp } = await import('../app.ts');
