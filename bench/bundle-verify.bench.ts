@@ -21,6 +21,7 @@ import { createApp } from '../core/app.ts';
 import { SFCECClient } from '../core/cec/client.ts';
 import { exampleRange, seedExamples } from '../core/cec/test-support.ts';
 import { verifyBundleFile } from '../core/cec/verify.ts';
+import { prebuiltChild } from './prebuilt-child.ts';
 import { peakRssMb, printRow, ratio, recordFigure, verdict } from './report.ts';
 
 const key = 'bench-signing-key-0123456789abcdef';
@@ -75,7 +76,7 @@ const build = async (dir: string, total: number): Promise<string> => {
   }
 };
 
-const measure = async (dir: string, total: number): Promise<void> => {
+const measure = async (dir: string, total: number, childScript: string): Promise<void> => {
   const zip = await build(join(dir, String(total)), total);
   const base: Run[] = [];
   const verify: Run[] = [];
@@ -83,7 +84,7 @@ const measure = async (dir: string, total: number): Promise<void> => {
   for (let i = 0; i < repeat; i += 1) {
     base.push(timed('sh', ['-c', `sha256sum '${zip}' > /dev/null && unzip -p '${zip}' > /dev/null`]));
     verify.push(timed(process.execPath, [svc, 'verify', zip, '--key', key]));
-    const child = timed(process.execPath, ['--import', 'tsx', import.meta.filename, '--in-process', zip]);
+    const child = timed(process.execPath, [childScript, '--in-process', zip]);
     const reported = /INPROC ([\d.]+) ([\d.]+)/.exec(child.stdout);
     if (reported === null) throw new Error(`in-process child printed no figures: ${child.stdout}`);
     inproc.push({ seconds: Number(reported[1]), rssMb: Number(reported[2]) });
@@ -110,7 +111,7 @@ const measure = async (dir: string, total: number): Promise<void> => {
     met: verifySeconds <= 1.5 * baseSeconds && peak <= 200,
   });
   printRow('  verification in-process (no start-up)', `${inprocSeconds.toFixed(2)} s = ${ratio(inprocSeconds, baseSeconds)} of baseline`);
-  printRow('  in-process peak RSS (tsx loaded)', `${Math.max(...inproc.map((run) => run.rssMb)).toFixed(0)} MB`);
+  printRow('  in-process peak RSS', `${Math.max(...inproc.map((run) => run.rssMb)).toFixed(0)} MB`);
   printRow('  CLI start-up (svc verify of a missing file)', `${startup.seconds.toFixed(2)} s, ${startup.rssMb.toFixed(0)} MB`);
 };
 
@@ -124,7 +125,11 @@ else {
         .map((load) => load.toFixed(1))
         .join(', '),
     );
-    for (const size of (process.env.BENCH_SIZES ?? '50000').split(',')) await measure(dir, Number(size));
+    // `svc verify` as installed: bin/svc.js runs dist/ only while it is up to date with the sources.
+    const built = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'build-cli.mjs')], { encoding: 'utf8' });
+    if (built.status !== 0) throw new Error(`build-cli failed: ${built.stderr}`);
+    const childScript = await prebuiltChild(import.meta.filename, 'bundle-verify');
+    for (const size of (process.env.BENCH_SIZES ?? '50000').split(',')) await measure(dir, Number(size), childScript);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -259,8 +259,4 @@ export const openPostgresApp = async (databaseUrl: string, options: OpenAppOptio
   return openDatabaseApp(options, postgresDatabase(pool), { closeDatabase: true, unmovedOnSqlite: false });
 };
 
-/** A domain's per-app singleton, created on first use. */
-export const service = <T>(app: App, key: string, create: (app: App) => T): T => {
-  if (!app.services.has(key)) app.services.set(key, create(app));
-  return app.services.get(key) as T;
-};
+export { service } from './app-service.ts';

@@ -44,6 +44,17 @@ const external = [
   '@aws-sdk/*',
 ];
 
+// `import process from 'node:process'` (env-paths, which `svc verify` loads for the data dir) goes through Node's
+// ESM facade of the built-in, which reads every property of `process` and so creates process.stdin: tens of ms of
+// start-up for a stream no command reads. The global is the same object, so the import resolves to it instead.
+const processGlobal = {
+  name: 'process-global',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-global' }));
+    build.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({ contents: 'module.exports = process;', loader: 'js' }));
+  },
+};
+
 const startedAt = Date.now();
 rmSync(outdir, { recursive: true, force: true });
 const entryPoints = { cli: join(root, 'core', 'cli.ts') };
@@ -58,6 +69,7 @@ const result = await esbuild.build({
   platform: 'node',
   target: 'node20',
   external,
+  plugins: [processGlobal],
   // CommonJS inside the bundled libraries calls require() for Node built-ins and the external packages.
   banner: { js: "import { createRequire as svcCreateRequire } from 'node:module'; const require = svcCreateRequire(import.meta.url);" },
   outExtension: { '.js': '.mjs' },
@@ -65,7 +77,7 @@ const result = await esbuild.build({
   logLevel: 'warning',
 });
 const inputs = Object.keys(result.metafile.inputs)
-  .filter((path) => !path.includes('node_modules/'))
+  .filter((path) => !path.includes('node_modules/') && !path.startsWith('process-global:'))
   .map((path) => relative(root, join(root, path)));
 writeFileSync(join(outdir, 'cli-inputs.json'), `${JSON.stringify({ builtAt: startedAt, inputs }, null, 1)}\n`);
 // What each output file holds (sources and bundled library files), for tests that check which modules a command

@@ -77,17 +77,20 @@ describe('buildBundleAsync', () => {
         .finally(() => clearInterval(timer));
       expect(Object.values(result.record_counts).reduce((a, b) => a + b, 0)).toBe(30_000);
       expect(progress.at(-1)).toBe(30_000);
-      // A build on the main thread would stall the loop for about the whole build; in a worker the loop only
-      // waits for ordinary scheduling (generous bound: CI machines are loaded).
+      // A build on the main thread would stall the loop for about the whole build (seconds); in a worker the loop
+      // only waits for ordinary scheduling. Generous bound: with the build and clause-map workers the process has
+      // three busy threads, and at load 24 on two cores the loop was seen to wait 308 ms.
       const elapsed = performance.now() - started;
-      expect(maxLag).toBeLessThan(250);
+      expect(maxLag).toBeLessThan(1000);
       expect(maxLag).toBeLessThan(elapsed / 2);
       expect(await client.getBundle(result.bundle_id)).toEqual(result);
       expect((await client.verifyBundle(result.zip_path)).overall_valid).toBe(true);
     } finally {
       cleanup();
     }
-  });
+    // Seeding 30,000 records and two builds, the second with its clause-map worker (started through tsx from
+    // the sources): well over the default 30 s on a loaded machine; the assertions above are about lag, not time.
+  }, 180_000);
 
   it('refuses an in-memory app, which a worker cannot share', async () => {
     const { createApp } = await import('../app.ts');

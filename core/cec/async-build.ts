@@ -5,6 +5,7 @@ import { type App, service } from '../app.ts';
 import { SFCECBuildError } from '../errors.ts';
 import type { BuildParams, BuiltBundle } from './build.ts';
 import type { WorkerError, WorkerJob, WorkerMessage } from './build-worker.ts';
+import { plainEnv } from './spawn-worker.ts';
 
 const workerUrl = new URL('./build-worker.ts', import.meta.url).href;
 /**
@@ -29,9 +30,6 @@ const fromWorkerError = (error: WorkerError): SFCECBuildError => {
     ...(error.detail === undefined ? {} : { detail: error.detail }),
   });
 };
-
-const plainEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
-  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
 /**
  * One long-lived build worker per app: TypeScript start-up (about a second through tsx) is paid once, and

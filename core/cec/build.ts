@@ -9,7 +9,7 @@ import { createAttestation } from './attestation.ts';
 import { bundleAnchors } from './bundle-anchors.ts';
 import { bundleFileName, pathInside } from './bundle-path.ts';
 import type { FrameworkId } from './clauses/index.ts';
-import { projectClauseMap } from './clauses/clause-map.ts';
+import { clauseMapInBackground } from './clauses/clause-map-thread.ts';
 import { attestationKey } from './ed25519.ts';
 import { HashingZip, single } from './hashing-zip.ts';
 import { manifestBytes, manifestVersion, recordsEntry, sha256, signManifest } from './manifest.ts';
@@ -70,6 +70,8 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
   const hmacId = hmacKeyId(params.hmacKey);
   mkdirSync(workDir, { mode: 0o700 });
   mkdirSync(bundleDir, { mode: 0o700 });
+  // The clause map aggregates in SQL over every record: on a big bundle it runs on another core during the pass.
+  const clauseMap = clauseMapInBackground(app, { projectId: params.projectId, from, to, frameworks: params.frameworks }, app.now(), total);
   try {
     const level = params.compressionLevel ?? defaultRecordsLevel;
     const segment = await collectSegment(app, params.projectId, params.range, workDir, level, (done, message) =>
@@ -98,7 +100,7 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
         // schema_version 2: outcome- and cadence-aware statuses with reasons (docs/clause-mapping.md).
         JSON.stringify({
           schema_version: 2,
-          ...(await projectClauseMap(app, { projectId: params.projectId, from, to, frameworks: params.frameworks })),
+          ...(await clauseMap.result()),
           date_range: { from, to },
           record_counts: counts,
         }),
@@ -180,6 +182,7 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
     if (error instanceof SFCECBuildError) throw error;
     throw new SFCECBuildError(error instanceof Error ? error.message : String(error), { cause: error });
   } finally {
+    clauseMap.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
 };

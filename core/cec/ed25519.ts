@@ -3,7 +3,8 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { join } from 'node:path';
 import { calculateJwkThumbprint, CompactSign, compactVerify, importJWK, type JWK } from 'jose';
 import { z } from 'zod';
-import { type App, service } from '../app.ts';
+import type { App } from '../app.ts';
+import { service } from '../app-service.ts';
 
 export type AttestationKey = {
   readonly privateKey: KeyObject;

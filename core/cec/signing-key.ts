@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { type App, service } from '../app.ts';
+import type { App } from '../app.ts';
+import { service } from '../app-service.ts';
 
 /** Values that ship in examples and tutorials; a bundle signed with one of them proves nothing. */
 const insecureDefaults = new Set(['changeme', 'change-me', 'default', 'secret', 'signing-key', 'insecure-default-key', 'dev', 'test']);

@@ -5,7 +5,8 @@
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { z } from 'zod';
 import { hostname } from 'node:os';
-import { type App, service } from '../app.ts';
+import type { App } from '../app.ts';
+import { service } from '../app-service.ts';
 import { AppError } from '../errors.ts';
 import { jsonColumn } from './json-column.ts';
 import { exportPublicKey, parsePublicJwk, readTrustedPublicKey } from './ed25519.ts';

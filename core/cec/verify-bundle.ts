@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { App } from '../app.ts';
+import { settingsEnv, settingsSchema } from '../config/settings-schema.ts';
 import { AppError } from '../errors.ts';
 import { appTrustList, toTrustedKey } from './trusted-keys.ts';
 import type { HeldAnchors } from './held-anchors.ts';
@@ -19,8 +20,8 @@ export type VerifyBundleOptions = {
   readonly heldAnchors?: HeldAnchors;
 };
 
-const configuredTsaRoots = (app: App): string[] => {
-  const file = app.settings.get().tsaCaFile;
+/** The TSA roots in `file` (the `tsaCaFile` setting, SVC_TSA_CA_FILE), none when it is empty. */
+const tsaRootsFrom = (file: string): string[] => {
   if (file === '') return [];
   try {
     return [readFileSync(file, 'utf8')];
@@ -47,7 +48,35 @@ export const verifyBundleWithTrust = async (
   return verifyBundleFile(app, zipPath, {
     ...(hmacKey === undefined ? {} : { hmacKey }),
     trustedKeys,
-    tsaTrustAnchorsPem: options.tsaCaPem ?? configuredTsaRoots(app),
+    tsaTrustAnchorsPem: options.tsaCaPem ?? tsaRootsFrom(app.settings.get().tsaCaFile),
     ...(options.heldAnchors === undefined ? {} : { heldAnchors: options.heldAnchors }),
   });
 };
+
+/** The `tsaCaFile` setting as the environment alone gives it (SVC_TSA_CA_FILE), checked as the app checks it. */
+const tsaCaFileFromEnv = (env: NodeJS.ProcessEnv): string => {
+  const name = settingsEnv.tsaCaFile;
+  const raw = name === undefined ? undefined : env[name];
+  if (raw === undefined || raw === '') return '';
+  const parsed = settingsSchema.shape.tsaCaFile.safeParse(raw);
+  if (!parsed.success) throw new AppError('VALIDATION', `SVC_TSA_CA_FILE: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
+  return parsed.data;
+};
+
+/**
+ * Verifies a bundle ZIP against the caller's trust inputs only (an auditor's `svc verify --key/--public-key`): no
+ * app, no data dir, no database; the HMAC key and public keys are the given ones or none, the TSA roots the given
+ * ones or those in the file SVC_TSA_CA_FILE names. Opening no storage keeps the auditor's machine untouched and
+ * saves the command the start-up of the storage stack.
+ */
+export const verifyBundleWithGivenTrust = async (
+  zipPath: string,
+  options: VerifyBundleOptions,
+  env: NodeJS.ProcessEnv,
+): Promise<BundleVerificationResult> =>
+  verifyBundleFile({ now: () => new Date() }, zipPath, {
+    ...(options.key === undefined ? {} : { hmacKey: options.key }),
+    trustedKeys: await Promise.all((options.publicKeys ?? []).map(toTrustedKey)),
+    tsaTrustAnchorsPem: options.tsaCaPem ?? tsaRootsFrom(tsaCaFileFromEnv(env)),
+    ...(options.heldAnchors === undefined ? {} : { heldAnchors: options.heldAnchors }),
+  });

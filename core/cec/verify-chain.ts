@@ -1,13 +1,11 @@
 import type { SchemaKey } from '../audit/types.ts';
 import { ChainLinker } from './chain-link.ts';
 import type { ChainProof } from './chain-proof.ts';
-import { inDateRange } from './dates.ts';
-import type { DateRange } from './types.ts';
-import { type CheckedRecord, RecordLineChecker } from './record-line.ts';
-import { LineSplitter } from './zip-reader.ts';
+import { type FolderJob, type FolderScope, type FolderSource, type LinkRecord, LocalFolder, problem } from './folder-records.ts';
+import { folderThreads, openFolderWorkers } from './folder-workers.ts';
 import type { StrictZip, ZipEntry } from './zip-strict.ts';
 
-type Source = { key: SchemaKey; lines: LineSplitter; head: CheckedRecord | null; lastSeq: number; count: number };
+type Source = { reader: FolderSource; head: LinkRecord | null; lastSeq: number; count: number };
 
 export type ChainCheckInput = {
   readonly zip: StrictZip;
@@ -15,8 +13,10 @@ export type ChainCheckInput = {
   readonly proof: ChainProof;
   readonly maxLineBytes: number;
   readonly maxDepth: number;
+  /** Folders of at least this many bytes in all are read on worker threads (when there are cores to spare). */
+  readonly parallelFolderBytes: number;
   /** From the manifest, when it parsed: records must belong to the project and the range. */
-  readonly scope: { projectId: string; range: DateRange } | null;
+  readonly scope: FolderScope;
   /** Sees every link in seq order (anchor checks); recordedAt is null for a witness. */
   readonly onLink?: (seq: number, hash: string, recordedAt: string | null) => void;
 };
@@ -28,42 +28,64 @@ export type ChainCheckOutput = {
   readonly digests: Map<string, { sha256: string; size: number }>;
 };
 
+/** The folders' readers: on worker threads for a big bundle on several cores, else on this thread. */
+const openFolders = (input: ChainCheckInput) => {
+  const jobs: FolderJob[] = [...input.folders].map(([key, entry]) => ({
+    key,
+    entry,
+    maxLineBytes: input.maxLineBytes,
+    maxDepth: input.maxDepth,
+    scope: input.scope,
+  }));
+  const bytes = jobs.reduce((sum, job) => sum + job.entry.uncompressedSize, 0);
+  const threads = bytes >= input.parallelFolderBytes ? folderThreads(jobs.length) : 0;
+  if (threads > 0) return openFolderWorkers(input.zip.fd, jobs, threads);
+  const sources: FolderSource[] = jobs.map((job) => new LocalFolder(input.zip, job));
+  return { sources, close: async () => undefined };
+};
+
 /**
  * Re-verifies the chain from the bundle alone: reads the six NDJSON folders side by side (each in seq order)
  * and merges them with the proof's witnesses by seq, re-hashing every full record and re-linking every step.
- * Memory is one line per folder plus the witness list, whatever the record count.
+ * Memory is a few batches per folder plus the witness list, whatever the record count.
  */
 export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOutput> => {
+  const folders = openFolders(input);
+  try {
+    return await mergeFolders(input, folders.sources);
+  } finally {
+    // Only the workers are stopped: awaiting a local reader's close after an ArchiveError elsewhere could wait on
+    // an inflate that nobody drives any more (hostile-classes.test.ts hung); its streams are simply dropped.
+    await folders.close();
+  }
+};
+
+const mergeFolders = async (input: ChainCheckInput, readers: readonly FolderSource[]): Promise<ChainCheckOutput> => {
   const linker = new ChainLinker();
-  const checker = new RecordLineChecker(input.maxDepth);
-  const sources: Source[] = [...input.folders].map(([key, item]) => ({
-    key,
-    lines: new LineSplitter(input.zip, item, input.maxLineBytes),
-    head: null,
-    lastSeq: 0,
-    count: 0,
-  }));
-  /** Moves `source.head` to its next record from what is already inflated; false when a chunk must be read first. */
+  const sources: Source[] = readers.map((reader) => ({ reader, head: null, lastSeq: 0, count: 0 }));
+  /** Moves `source.head` to its next record from what is already read; false when it must read on first. */
   const step = (source: Source): boolean => {
-    const { lines } = source;
-    while (lines.next()) {
-      const record = checker.check(lines.buffer, lines.start, lines.end);
-      if (record === 'not-json') linker.fail(`chain: ${source.key} has a line that is not JSON`);
-      else if (record === 'malformed') linker.fail(`chain: ${source.key} has a malformed record (not exactly the record fields plus hash)`);
+    for (;;) {
+      const record = source.reader.next();
+      if (record === undefined) return false;
+      if (record === null) {
+        source.head = null;
+        return true;
+      }
+      if (record === 'not-json') linker.fail(`chain: ${source.reader.key} has a line that is not JSON`);
+      else if (record === 'malformed')
+        linker.fail(`chain: ${source.reader.key} has a malformed record (not exactly the record fields plus hash)`);
       else {
         source.count += 1;
-        if (record.seq <= source.lastSeq) linker.fail(`chain: ${source.key} is not in seq order at seq ${record.seq}`);
+        if (record.seq <= source.lastSeq) linker.fail(`chain: ${source.reader.key} is not in seq order at seq ${record.seq}`);
         source.lastSeq = record.seq;
         source.head = record;
         return true;
       }
     }
-    if (!lines.done) return false;
-    source.head = null;
-    return true;
   };
   const advance = async (source: Source): Promise<void> => {
-    while (!step(source)) await source.lines.fill();
+    while (!step(source)) await source.reader.fill();
   };
   await Promise.all(sources.map(advance));
   const witnesses = input.proof.witnesses;
@@ -71,7 +93,7 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
   for (;;) {
     let best: Source | null = null;
     for (const source of sources) {
-      if (source.head !== null && (best === null || source.head.seq < (best.head as CheckedRecord).seq)) best = source;
+      if (source.head !== null && (best === null || source.head.seq < (best.head as LinkRecord).seq)) best = source;
     }
     const witness = witnesses[w];
     if (best === null && witness === undefined) break;
@@ -87,30 +109,27 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
     }
     if (best === null || record === null) break;
     // The label is only written when something fails: a string per record costs at a million records.
-    const key = best.key;
+    const key = best.reader.key;
     const label = (): string => `record seq ${record.seq} (${key})`;
-    if (record.content === 'too-deep') linker.fail(`chain: ${label()} payload is nested deeper than ${input.maxDepth} levels`);
-    else if (record.content === 'hash-mismatch') linker.fail(`chain: ${label()} hash does not match its content`);
-    if (record.schema_key !== key) linker.fail(`chain: ${label()} is in the wrong folder`);
-    if (input.scope !== null) {
-      if (record.project_id !== input.scope.projectId) linker.fail(`chain: ${label()} belongs to another project`);
-      if (!inDateRange(record.timestamp, input.scope.range)) linker.fail(`chain: ${label()} is outside the date range`);
+    const problems = record.problems;
+    if (problems !== 0) {
+      if (problems & problem.tooDeep) linker.fail(`chain: ${label()} payload is nested deeper than ${input.maxDepth} levels`);
+      else if (problems & problem.hashMismatch) linker.fail(`chain: ${label()} hash does not match its content`);
+      if (problems & problem.wrongFolder) linker.fail(`chain: ${label()} is in the wrong folder`);
+      if (problems & problem.otherProject) linker.fail(`chain: ${label()} belongs to another project`);
+      if (problems & problem.outOfRange) linker.fail(`chain: ${label()} is outside the date range`);
     }
     linker.push(record, label);
     input.onLink?.(record.seq, record.hash, record.recorded_at);
     if (!step(best)) await advance(best);
   }
   checkSegment(linker, input.proof);
-  const counts = new Map(sources.map((source) => [source.key, source.count] as const));
+  const counts = new Map(sources.map((source) => [source.reader.key, source.count] as const));
   const total = sources.reduce((sum, source) => sum + source.count, 0);
   if (total !== input.proof.record_count) linker.fail(`chain: proof counts ${input.proof.record_count} records, folders hold ${total}`);
   if (witnesses.length !== input.proof.witness_count) linker.fail('chain: witness_count does not match the witness list');
   if (!input.proof.verification.valid) linker.fail('chain: the builder reported that the stored chain failed verification');
-  const digests = new Map(
-    sources.map(
-      (source) => [source.lines.reader.entry.name, { sha256: source.lines.reader.sha256(), size: source.lines.reader.size }] as const,
-    ),
-  );
+  const digests = new Map(sources.map((source) => [source.reader.name, source.reader.digest()] as const));
   return { errors: linker.errors, counts, digests };
 };
 

@@ -2,13 +2,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { parseOptions } from '../cli/args.ts';
 import { defineCommand } from '../cli/command.ts';
 import { commandInfo } from '../cli/command-info.ts';
-import { withApp } from '../cli/with-app.ts';
-import { defaultDataDir } from '../config/data-dir.ts';
 import { AppError } from '../errors.ts';
 import { type HeldAnchors, maxHeldAnchorsBytes, parseHeldAnchors } from './held-anchors.ts';
-import { withBundleFile } from './remote-bundle.ts';
+import { isBundleUrl } from './remote-bundle.ts';
 import type { BundleVerificationResult } from './types.ts';
-import { verifyBundleWithTrust } from './verify-bundle.ts';
+import { type VerifyBundleOptions, verifyBundleWithGivenTrust, verifyBundleWithTrust } from './verify-bundle.ts';
 
 // Loaded on its own by `svc verify` (core/cli/commands.ts): imports only what verification needs, so the command
 // starts without the builder, the PII engine, pdfkit or the HTTP server (core/cec/verify-cli.test.ts checks it).
@@ -54,6 +52,20 @@ const readHeldAnchors = (path: string): HeldAnchors => {
   return parseHeldAnchors(text, path);
 };
 
+/**
+ * Verification on an app over `dataDir` (default: the user's data dir), its trust list and secrets the defaults
+ * of what `trust` leaves open; a URL is downloaded first.
+ */
+const verifyWithApp = async (dataDir: string | undefined, file: string, trust: VerifyBundleOptions): Promise<BundleVerificationResult> => {
+  // Loaded only here: an explicit verification of a local file never loads the storage stack.
+  const [{ withApp }, { withBundleFile }, { defaultDataDir }] = await Promise.all([
+    import('../cli/with-app.ts'),
+    import('./remote-bundle.ts'),
+    import('../config/data-dir.ts'),
+  ]);
+  return withApp(dataDir ?? defaultDataDir(), (app) => withBundleFile(app, file, (path) => verifyBundleWithTrust(app, path, trust)));
+};
+
 /** `svc verify`: exit 0 valid, 1 invalid, 2 error (missing file, bad arguments, not a ZIP). */
 export const verifyCommand = defineCommand('verify', async (argv) => {
   const { values, positionals } = parseOptions(argv, {
@@ -80,20 +92,19 @@ export const verifyCommand = defineCommand('verify', async (argv) => {
   }
   // Malformed, empty or mixed-project anchors are a usage error (exit 2), before any verification.
   const heldAnchors = values.anchors === undefined ? undefined : readHeldAnchors(values.anchors);
-  // With an explicit trust input nothing from the data dir is used: an auditor's machine stays untouched.
+  const trust = {
+    ...(values.key === undefined ? {} : { key: values.key }),
+    ...(publicKeys.length === 0 ? {} : { publicKeys }),
+    ...(tsaCaPem.length === 0 ? {} : { tsaCaPem }),
+    ...(heldAnchors === undefined ? {} : { heldAnchors }),
+  };
+  // With an explicit trust input nothing from the data dir is used: an auditor's machine stays untouched, and a
+  // local file is verified without opening any app (the storage stack is most of the command's start-up).
   const explicit = values.key !== undefined || publicKeys.length > 0;
-  const dataDir = explicit ? ':memory:' : (values['data-dir'] ?? defaultDataDir());
-  // A URL (s3:// or presigned) is downloaded to a private temp file first; the verifier always reads a file.
-  const result = await withApp(dataDir, (app) =>
-    withBundleFile(app, file, (path) =>
-      verifyBundleWithTrust(app, path, {
-        ...(values.key === undefined ? {} : { key: values.key }),
-        ...(publicKeys.length === 0 ? {} : { publicKeys }),
-        ...(tsaCaPem.length === 0 ? {} : { tsaCaPem }),
-        ...(heldAnchors === undefined ? {} : { heldAnchors }),
-      }),
-    ),
-  );
+  const result =
+    explicit && !isBundleUrl(file)
+      ? await verifyBundleWithGivenTrust(file, trust, process.env)
+      : await verifyWithApp(explicit ? ':memory:' : values['data-dir'], file, trust);
   if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else printVerification(result);
   return result.overall_valid ? 0 : 1;

@@ -11,6 +11,12 @@ export type VerifyLimits = {
   readonly maxLineBytes: number;
   /** Deepest JSON nesting accepted in a record (the ingest limit). */
   readonly maxDepth: number;
+  /**
+   * NDJSON folders declaring at least this many bytes in all (about 100k records) are read on worker threads, one
+   * per core; below it the workers cost more than they save (docs/decisions.md, "Verify and build speed"). Only
+   * where the work runs changes, never what is checked.
+   */
+  readonly parallelFolderBytes: number;
 };
 
 const MiB = 1024 * 1024;
@@ -29,4 +35,5 @@ export const defaultVerifyLimits: VerifyLimits = {
   },
   maxLineBytes: 4 * MiB,
   maxDepth: 64,
+  parallelFolderBytes: 64 * MiB,
 };

@@ -140,6 +140,7 @@ const checkChainAndFolders = async (
     proof,
     maxLineBytes: state.limits.maxLineBytes,
     maxDepth: state.limits.maxDepth,
+    parallelFolderBytes: state.limits.parallelFolderBytes,
     scope: { projectId: manifest.project_id, range: [manifest.date_range.from, manifest.date_range.to] },
   });
   for (const error of chain.errors) checks.fail('chain', error);
@@ -197,7 +198,11 @@ const verifyContents = async (state: State, options: VerifyOptions): Promise<voi
  * or not a ZIP at all. The archive is parsed by the strict reader first; entries are read only as the manifest
  * lists them and never past the listed size.
  */
-export const verifyBundleFile = async (app: App, zipPath: string, options: VerifyOptions = {}): Promise<BundleVerificationResult> => {
+export const verifyBundleFile = async (
+  app: Pick<App, 'now'>,
+  zipPath: string,
+  options: VerifyOptions = {},
+): Promise<BundleVerificationResult> => {
   assertReadable(zipPath);
   const limits = options.limits ?? defaultVerifyLimits;
   const checks = new Checks();

@@ -25,7 +25,7 @@ export class EntryReader {
   size = 0;
 
   constructor(
-    readonly zip: StrictZip,
+    readonly zip: Pick<StrictZip, 'fd'>,
     readonly entry: ZipEntry,
   ) {}
 
@@ -107,7 +107,7 @@ export class LineSplitter {
   #done = false;
 
   constructor(
-    zip: StrictZip,
+    zip: Pick<StrictZip, 'fd'>,
     entry: ZipEntry,
     readonly maxLineBytes: number,
   ) {

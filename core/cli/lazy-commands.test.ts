@@ -37,9 +37,22 @@ describe('svc loads a command only when it runs', () => {
     const run = spawnLogged([bin, 'verify', zip, '--key', key]);
     expect(run.stdout).toMatch(/: VALID/);
     expect(run.code).toBe(0);
-    // The logger sees CommonJS loads too: the verifier's SQLite (an in-memory app) is among them.
-    expect(run.modules.some((path) => path.includes('node_modules/better-sqlite3/'))).toBe(true);
     expect(heavyLoaded(run.modules)).toEqual([]);
+    // Explicit trust inputs and a local file: no app, so not even the storage stack (SQLite, migrations, logger).
+    expect(run.modules.filter((path) => path.includes('better-sqlite3') || /core\/(app|migrations|log)\.ts$/.test(path))).toEqual([]);
+  }, 120_000);
+
+  it("`svc verify` without trust inputs opens the data dir's app (its trust list): the module log sees SQLite load", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-verify-datadir-'));
+    try {
+      const run = spawnLogged([bin, 'verify', zip, '--data-dir', dataDir]);
+      expect(run.stdout).toMatch(/Bundle cec-/);
+      // The logger sees CommonJS loads too, so the absence asserted above is not vacuous.
+      expect(run.modules.some((path) => path.includes('node_modules/better-sqlite3/'))).toBe(true);
+      expect(heavyLoaded(run.modules)).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('`svc verify --help` prints the usage without loading the command; an unknown command exits 2', () => {

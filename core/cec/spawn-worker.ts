@@ -1,0 +1,31 @@
+/**
+ * Where a CEC worker lives, from source and in a build: from source (this module is `.ts`, under tsx or vitest)
+ * the TypeScript file beside it, loaded through an eval'd bootstrap that registers tsx first (on Node 20 `--import
+ * tsx` in a worker's execArgv does not reach the worker's entry module); bundled, the prebuilt `<name>.mjs` that
+ * scripts/build-cli.mjs writes beside the chunks for every `*-worker.ts`.
+ */
+import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+const here = import.meta.url;
+
+/** The worker at `path` under core/cec/ (e.g. `clauses/clause-map-worker`), or null when this build lacks it. */
+export const cecWorkerUrl = (path: string): URL | null => {
+  const url = here.endsWith('.ts')
+    ? new URL(`./${path}.ts`, here)
+    : new URL(`./${path.split('/').at(-1)}${extname(fileURLToPath(here))}`, here);
+  return existsSync(fileURLToPath(url)) ? url : null;
+};
+
+/** Starts a worker from `url`: TypeScript through tsx, JavaScript directly. */
+export const spawnWorker = (url: URL, options: WorkerOptions = {}): Worker => {
+  if (!url.pathname.endsWith('.ts')) return new Worker(url, options);
+  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`;
+  return new Worker(bootstrap, { ...options, eval: true });
+};
+
+/** The string-valued part of an environment, as a worker's data (structured clone drops nothing silently). */
+export const plainEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
