@@ -1,7 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from '../../http/test-support.ts';
-import { appPerTest, testBackends } from '../../test-support/backends.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serverPerTest, type TestServer } from '../../http/test-support.ts';
+import { testBackends } from '../../test-support/backends.ts';
 import { handoffTtlSeconds } from './acs-handoff.ts';
 import { setSamlConfig } from './config.ts';
 import { samlLoginRedirect } from './service.ts';
@@ -15,13 +15,11 @@ beforeAll(() => {
   idp = makeTestIdp('idp');
 });
 describe.each(testBackends)('SAML HTTP on $name', (backend) => {
-  const apps = appPerTest(backend, { now: () => new Date(clock) });
-  afterEach(() => t?.close());
-
-  /** A server on this test's app, its clock set to now. */
+  const server = serverPerTest(backend, { now: () => new Date(clock) });
+  /** This test's server, its clock set to now. */
   const serve = async () => {
     clock = Date.now();
-    t = await createTestServer({ app: apps().app });
+    t = await server();
     return t;
   };
   /** The test server's origin is http://localhost:80, so that is where the IdP must address its responses. */
