@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../app.ts';
 import { appPerTest, testBackends } from '../../test-support/backends.ts';
 import { desktopOidcLogin } from './desktop-login.ts';
-import { followLogin, startTestProvider, type TestProvider } from './test/provider.ts';
+import { followLogin, providerEnv, startTestProvider, type TestProvider } from './test/provider.ts';
 
 let provider: TestProvider | undefined;
 let app: App | undefined;
@@ -29,11 +29,7 @@ describe.each(testBackends)('desktop OIDC sign-in (RFC 8252) on $name', (backend
   it('opens the system browser, receives the code on 127.0.0.1 and returns the token result', async () => {
     opened = [];
     provider = await startTestProvider({ redirectUris: [], loopbackNativeClient: true });
-    Object.assign(oidcEnv, {
-      SVC_OIDC_PROVIDER_URL: provider.issuer,
-      SVC_OIDC_CLIENT_ID: provider.clientId,
-      SVC_OIDC_CLIENT_SECRET: provider.clientSecret,
-    });
+    Object.assign(oidcEnv, providerEnv(provider));
     const result = await desktopOidcLogin(apps().app, { timeoutMs: 20_000 });
     expect(result).toMatchObject({ subject: 'alice', email: 'alice@example.org', token_type: 'Bearer' });
     expect(result.session_jwt.split('.')).toHaveLength(3);

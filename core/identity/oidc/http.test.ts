@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverPerTest, type TestServer } from '../../http/test-support.ts';
 import { testBackends } from '../../test-support/backends.ts';
-import { followLogin, startTestProvider, type TestProvider } from './test/provider.ts';
+import { followLogin, providerEnv, startTestProvider, type TestProvider } from './test/provider.ts';
 
 const callback = 'http://localhost:80/oidc/callback';
 let provider: TestProvider;
@@ -12,11 +12,7 @@ const oidcEnv: NodeJS.ProcessEnv = {};
 beforeAll(async () => {
   // The service normalises the redirect URI (the default port disappears), as the token request will.
   provider = await startTestProvider({ redirectUris: [new URL(callback).href] });
-  Object.assign(oidcEnv, {
-    SVC_OIDC_PROVIDER_URL: provider.issuer,
-    SVC_OIDC_CLIENT_ID: provider.clientId,
-    SVC_OIDC_CLIENT_SECRET: provider.clientSecret,
-  });
+  Object.assign(oidcEnv, providerEnv(provider));
 });
 afterAll(() => provider.close());
 

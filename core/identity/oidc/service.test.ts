@@ -7,7 +7,7 @@ import { verifySessionJwt } from '../api-keys/jwt.ts';
 import { sessionOrigin } from '../sessions/store.ts';
 import { getSession } from '../sso/sessions.ts';
 import { oidcAuthorize, oidcCallback } from './service.ts';
-import { followLogin, startTestProvider, type TestProvider } from './test/provider.ts';
+import { followLogin, providerEnv, startTestProvider, type TestProvider } from './test/provider.ts';
 
 const redirectUri = 'http://127.0.0.1:9/oidc/callback';
 let provider: TestProvider;
@@ -18,12 +18,7 @@ const oidcEnv: NodeJS.ProcessEnv = {};
 
 beforeAll(async () => {
   provider = await startTestProvider({ redirectUris: [redirectUri] });
-  Object.assign(oidcEnv, {
-    SVC_OIDC_PROVIDER_URL: provider.issuer,
-    SVC_OIDC_CLIENT_ID: provider.clientId,
-    SVC_OIDC_CLIENT_SECRET: provider.clientSecret,
-    SVC_OIDC_REDIRECT_URI: redirectUri,
-  });
+  Object.assign(oidcEnv, providerEnv(provider), { SVC_OIDC_REDIRECT_URI: redirectUri });
 });
 afterAll(() => provider.close());
 
