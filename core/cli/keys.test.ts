@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openApp } from '../app.ts';
 import { validateApiKey } from '../identity/api-keys/service.ts';
+import { testBackends } from '../test-support/backends.ts';
+import { freshPostgresUrl } from '../test-support/postgres.ts';
 import { runSvc } from './test-support.ts';
 
 const dirs: string[] = [];
@@ -11,7 +13,15 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('svc keys', () => {
+describe.each(testBackends)('svc keys on $name', (backend) => {
+  // As an operator runs it: on PostgreSQL the CLI (openApp) finds SVC_DATABASE_URL in its environment.
+  beforeEach(async () => {
+    if (backend.name === 'postgres') vi.stubEnv('SVC_DATABASE_URL', await freshPostgresUrl());
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
   it('creates, lists and revokes keys in the data dir; the secret is printed once', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-keys-cli-'));
     dirs.push(dataDir);
@@ -24,14 +34,15 @@ describe('svc keys', () => {
     const keys = JSON.parse(listed.stdout) as { id: string; name: string; status: string }[];
     expect(keys).toEqual([expect.objectContaining({ name: 'ops', status: 'active' })]);
     expect(listed.stdout).not.toContain(secret);
-    const app = createApp({ dataDir, env: {} });
+    const app = await openApp({ dataDir });
+    expect(app.database.dialect).toBe(backend.name);
     try {
       expect((await validateApiKey(app, secret))?.id).toBe(keys[0]?.id);
       const revoked = await runSvc(['keys', 'revoke', keys[0]?.id ?? '', '--data-dir', dataDir]);
       expect(JSON.parse(revoked.stdout)).toMatchObject({ id: keys[0]?.id, status: 'revoked' });
       expect(await validateApiKey(app, secret)).toBeNull();
     } finally {
-      app.close();
+      await app.close();
     }
   });
 

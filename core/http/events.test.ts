@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../app.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { App } from '../app.ts';
 import { createApiKey } from '../identity/api-keys/service.ts';
+import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { type Listener, startListener } from './listen.ts';
 
 let app: App;
 let listener: Listener;
 let key: string;
 let keyId: string;
-beforeAll(async () => {
-  app = createApp({ dataDir: ':memory:', env: {} });
-  listener = await startListener(app, { port: 0, logRequests: false });
-  ({ secret: key, id: keyId } = await createApiKey(app, { tier: 'api' }));
-});
 
 /** Subscribes with `secret`, emits `events`, and returns the progress data lines received before `until` arrives. */
 const received = async (secret: string, emit: () => void, untilRequestId: string): Promise<Record<string, unknown>[]> => {
@@ -30,12 +26,16 @@ const received = async (secret: string, emit: () => void, untilRequestId: string
     .filter((line) => line.startsWith('data: '))
     .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
 };
-afterAll(async () => {
-  await listener.close();
-  app.close();
-});
 
-describe('progress events over server-sent events', () => {
+describe.each(testBackends)('progress events over server-sent events on $name', (backend) => {
+  const apps = appPerTest(backend);
+  beforeEach(async () => {
+    app = apps().app;
+    listener = await startListener(app, { port: 0, logRequests: false });
+    ({ secret: key, id: keyId } = await createApiKey(app, { tier: 'api' }));
+  });
+  afterEach(() => listener.close());
+
   it('streams progress events to the actor that started the operation, and only to them', async () => {
     const events = await received(
       key,

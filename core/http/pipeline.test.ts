@@ -10,18 +10,26 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app.ts';
 import { servedUrl } from '../cli/spawn-svc.test-support.ts';
 import { createApiKey } from '../identity/api-keys/service.ts';
+import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { startListener } from './listen.ts';
 import { buildServer } from './server.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
+const cleanUp = async (): Promise<void> => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+};
+afterEach(cleanUp);
 
-/** A server whose body parsers and handlers are watched: `parsed` counts every request that reached parsing. */
-const watchedServer = async (log?: App['log']): Promise<{ app: App; server: FastifyInstance; parsed: () => number; admin: string }> => {
-  const app = createApp({ dataDir: ':memory:', env: {}, ...(log === undefined ? {} : { log }) });
+/**
+ * A server whose body parsers and handlers are watched: `parsed` counts every request that reached parsing. On
+ * `given` (a test's app on a back end) or, for what touches no storage, an in-memory SQLite app of its own.
+ */
+const watchedServer = async (
+  given?: App,
+  log?: App['log'],
+): Promise<{ app: App; server: FastifyInstance; parsed: () => number; admin: string }> => {
+  const app = given ?? createApp({ dataDir: ':memory:', env: {}, ...(log === undefined ? {} : { log }) });
   const server = await buildServer({ app, origin: () => 'http://localhost:80' });
   let parsed = 0;
   server.addHook('preParsing', async (_request, _reply, payload) => {
@@ -34,7 +42,7 @@ const watchedServer = async (log?: App['log']): Promise<{ app: App; server: Fast
   await server.ready();
   cleanups.push(async () => {
     await server.close();
-    app.close();
+    if (given === undefined) await app.close();
   });
   return { app, server, parsed: () => parsed, admin: (await createApiKey(app, { tier: 'admin' })).secret };
 };
@@ -69,69 +77,111 @@ describe('authentication comes before the body', () => {
     }
     expect(parsed()).toBe(0);
   });
+});
 
-  it('refuses a too-low tier with 403 before parsing, and parses once access is granted', async () => {
-    const { app, server, parsed, admin } = await watchedServer();
-    const free = (await createApiKey(app, { tier: 'free' })).secret;
-    const denied = await server.inject({
-      method: 'POST',
-      url: '/v1/keys',
-      headers: { authorization: `Bearer ${free}`, 'content-type': 'application/json' },
-      payload: '{broken',
+// Authentication reads API keys from storage: these run on each back end.
+describe.each(testBackends)('authenticated requests on $name', (backend) => {
+  const apps = appPerTest(backend);
+  // Registered after appPerTest's: after-hooks run in reverse, so the servers close before their app.
+  afterEach(cleanUp);
+
+  describe('tier checks before the body', () => {
+    it('refuses a too-low tier with 403 before parsing, and parses once access is granted', async () => {
+      const { app, server, parsed, admin } = await watchedServer(apps().app);
+      const free = (await createApiKey(app, { tier: 'free' })).secret;
+      const denied = await server.inject({
+        method: 'POST',
+        url: '/v1/keys',
+        headers: { authorization: `Bearer ${free}`, 'content-type': 'application/json' },
+        payload: '{broken',
+      });
+      expect(denied.statusCode).toBe(403);
+      expect(parsed()).toBe(0);
+      const malformed = await server.inject({
+        method: 'POST',
+        url: '/v1/keys',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        payload: '{broken',
+      });
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.json()).toEqual({ error: 'Malformed JSON body' });
+      expect(parsed()).toBe(1);
     });
-    expect(denied.statusCode).toBe(403);
-    expect(parsed()).toBe(0);
-    const malformed = await server.inject({
-      method: 'POST',
-      url: '/v1/keys',
-      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-      payload: '{broken',
+  });
+
+  describe('SCIM methods and paths', () => {
+    const scimHeaders = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/scim+json' });
+
+    it('answers 405 with Allow and a SCIM error for every unsupported method, before reading the body', async () => {
+      const { server, parsed, admin } = await watchedServer(apps().app);
+      const cases: [string, string, string][] = [
+        ['POST', '/scim/v2/ServiceProviderConfig', 'GET'],
+        ['POST', '/scim/v2/Schemas', 'GET'],
+        ['DELETE', '/scim/v2/ResourceTypes', 'GET'],
+        ['PUT', '/scim/v2/ResourceTypes/User', 'GET'],
+        ['PUT', '/scim/v2/Users', 'GET, POST'],
+        ['PATCH', '/scim/v2/Groups', 'GET, POST'],
+        ['POST', '/scim/v2/Users/some-id', 'GET, PUT, PATCH, DELETE'],
+        ['GET', '/scim/v2/Users/.search', 'POST'],
+      ];
+      for (const [method, url, allow] of cases) {
+        const response = await server.inject({ method: method as 'POST', url, headers: scimHeaders(admin), payload: '{not json' });
+        expect([method, url, response.statusCode, response.headers.allow]).toEqual([method, url, 405, allow]);
+        expect(response.headers['content-type']).toContain('application/scim+json');
+        expect(response.json()).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '405' });
+      }
+      expect(parsed()).toBe(0);
     });
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toEqual({ error: 'Malformed JSON body' });
-    expect(parsed()).toBe(1);
+
+    it('answers unknown SCIM paths with a SCIM 404 body, after authentication', async () => {
+      const { server, admin } = await watchedServer(apps().app);
+      for (const url of ['/scim/v2/Widgets', '/scim/v2/Users/a/b', '/scim/v2/']) {
+        const response = await server.inject({ method: 'GET', url, headers: scimHeaders(admin) });
+        expect([url, response.statusCode]).toEqual([url, 404]);
+        expect(response.json()).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '404' });
+        expect((await server.inject({ method: 'GET', url })).statusCode).toBe(401);
+      }
+    });
   });
 });
 
-describe('SCIM methods and paths', () => {
-  const scimHeaders = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/scim+json' });
+describe.each(testBackends)('a body deadline for authenticated requests on $name', (backend) => {
+  const slowBodyApps = appPerTest(backend, { env: { SVC_HTTP_BODY_TIMEOUT_SECONDS: '2' } });
+  afterEach(cleanUp);
 
-  it('answers 405 with Allow and a SCIM error for every unsupported method, before reading the body', async () => {
-    const { server, parsed, admin } = await watchedServer();
-    const cases: [string, string, string][] = [
-      ['POST', '/scim/v2/ServiceProviderConfig', 'GET'],
-      ['POST', '/scim/v2/Schemas', 'GET'],
-      ['DELETE', '/scim/v2/ResourceTypes', 'GET'],
-      ['PUT', '/scim/v2/ResourceTypes/User', 'GET'],
-      ['PUT', '/scim/v2/Users', 'GET, POST'],
-      ['PATCH', '/scim/v2/Groups', 'GET, POST'],
-      ['POST', '/scim/v2/Users/some-id', 'GET, PUT, PATCH, DELETE'],
-      ['GET', '/scim/v2/Users/.search', 'POST'],
-    ];
-    for (const [method, url, allow] of cases) {
-      const response = await server.inject({ method: method as 'POST', url, headers: scimHeaders(admin), payload: '{not json' });
-      expect([method, url, response.statusCode, response.headers.allow]).toEqual([method, url, 405, allow]);
-      expect(response.headers['content-type']).toContain('application/scim+json');
-      expect(response.json()).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '405' });
-    }
-    expect(parsed()).toBe(0);
-  });
-
-  it('answers unknown SCIM paths with a SCIM 404 body, after authentication', async () => {
-    const { server, admin } = await watchedServer();
-    for (const url of ['/scim/v2/Widgets', '/scim/v2/Users/a/b', '/scim/v2/']) {
-      const response = await server.inject({ method: 'GET', url, headers: scimHeaders(admin) });
-      expect([url, response.statusCode]).toEqual([url, 404]);
-      expect(response.json()).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '404' });
-      expect((await server.inject({ method: 'GET', url })).statusCode).toBe(401);
-    }
-  });
+  it('closes a connection whose body trickles past the body deadline, even when authenticated', async () => {
+    const { app } = slowBodyApps();
+    const listener = await startListener(app, { port: 0, logRequests: false });
+    cleanups.push(() => listener.close());
+    const admin = (await createApiKey(app, { tier: 'admin' })).secret;
+    const { port } = new URL(listener.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/ops/keys.list HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${admin}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
+    );
+    const started = Date.now();
+    let sent = 0;
+    const trickle = setInterval(() => {
+      if (!socket.destroyed && sent < 99) {
+        socket.write(' ');
+        sent += 1;
+      }
+    }, 200);
+    await new Promise((resolve) => socket.once('close', resolve));
+    clearInterval(trickle);
+    const elapsed = Date.now() - started;
+    // Closed by the deadline (2 s), long before the 100 bytes at 5 per second (20 s) were through.
+    expect(sent).toBeLessThan(99);
+    expect(elapsed).toBeGreaterThanOrEqual(1500);
+    expect(elapsed).toBeLessThan(15_000);
+  }, 30_000);
 });
 
 describe('one error handler', () => {
   it('logs a 5xx with its stack and request id and answers in the route shape', async () => {
     const lines: string[] = [];
-    const { server } = await watchedServer(pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }));
+    const { server } = await watchedServer(undefined, pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }));
     const response = await server.inject({ method: 'GET', url: '/test/boom' });
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({ detail: 'Internal error' });
@@ -207,37 +257,6 @@ describe('memory and sockets under hostile bodies (real listener)', () => {
     expect(grown).toBeLessThan(64 * 1024 * 1024);
     expect((await fetch(`${url}/v1/svc/status`)).status).toBe(200);
   }, 60_000);
-
-  it('closes a connection whose body trickles past the body deadline, even when authenticated', async () => {
-    const app = createApp({ dataDir: ':memory:', env: { SVC_HTTP_BODY_TIMEOUT_SECONDS: '2' } });
-    const listener = await startListener(app, { port: 0, logRequests: false });
-    cleanups.push(async () => {
-      await listener.close();
-      app.close();
-    });
-    const admin = (await createApiKey(app, { tier: 'admin' })).secret;
-    const { port } = new URL(listener.url);
-    const socket = connect(Number(port), '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(
-      `POST /api/ops/keys.list HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${admin}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
-    );
-    const started = Date.now();
-    let sent = 0;
-    const trickle = setInterval(() => {
-      if (!socket.destroyed && sent < 99) {
-        socket.write(' ');
-        sent += 1;
-      }
-    }, 200);
-    await new Promise((resolve) => socket.once('close', resolve));
-    clearInterval(trickle);
-    const elapsed = Date.now() - started;
-    // Closed by the deadline (2 s), long before the 100 bytes at 5 per second (20 s) were through.
-    expect(sent).toBeLessThan(99);
-    expect(elapsed).toBeGreaterThanOrEqual(1500);
-    expect(elapsed).toBeLessThan(15_000);
-  }, 30_000);
 
   it('answers a request that takes longer than the idle timeout, and still closes a silent connection', async () => {
     const app = createApp({ dataDir: ':memory:', env: { SVC_HTTP_IDLE_TIMEOUT_SECONDS: '1' } });

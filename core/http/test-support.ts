@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { afterEach } from 'vitest';
 import { type App, createApp } from '../app.ts';
 import { createApiKey, type KeyTier } from '../identity/api-keys/service.ts';
+import { appPerTest, type TestBackend } from '../test-support/backends.ts';
 import { buildServer } from './server.ts';
 
 export type TestServer = {
@@ -41,5 +43,25 @@ export const createTestServer = async (
       await server.close();
       if (options.app === undefined) app.close();
     },
+  };
+};
+
+/**
+ * A test server on a fresh app on `backend` (appPerTest), per test of the enclosing describe:
+ * `describe.each(testBackends)('... on $name', (backend) => { const serve = serverPerTest(backend); ... await serve() })`.
+ * The server is made on the first `serve()` of a test (after the test has set up what the app's options read)
+ * and closed before the app.
+ */
+export const serverPerTest = (backend: TestBackend, options: Parameters<typeof appPerTest>[1] = {}): (() => Promise<TestServer>) => {
+  const apps = appPerTest(backend, options);
+  let current: TestServer | undefined;
+  // Registered after appPerTest's: vitest runs after-hooks in reverse, so the server closes before its app.
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async () => {
+    current ??= await createTestServer({ app: apps().app });
+    return current;
   };
 };

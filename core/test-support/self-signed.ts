@@ -34,11 +34,20 @@ const name = (commonName: string) =>
     ],
   });
 
+/**
+ * A positive 16-byte serial (top bit clear), as openssl makes, whose first octet is never zero: DER wants the
+ * shortest INTEGER, and OpenSSL (so node's X509Certificate and xml-crypto) refuses a certificate whose serial
+ * has a redundant leading zero octet, which a plain random first octet gave one time in 256.
+ */
+export const certificateSerial = (random: Buffer = randomBytes(16)): Buffer => {
+  const serial = Buffer.from(random);
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x40;
+  return serial;
+};
+
 export const makeSelfSignedCert = (commonName: string, validDays = 2): KeyAndCert => {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  // A positive 16-byte serial (top bit clear), as openssl makes.
-  const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
+  const serial = certificateSerial();
   const now = Date.now();
   const tbs = new asn1js.Sequence({
     value: [

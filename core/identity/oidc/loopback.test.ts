@@ -1,24 +1,26 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../app.ts';
+import { appPerTest, testBackends } from '../../test-support/backends.ts';
 import { startLoopbackRedirect, type LoopbackRedirect } from './loopback.ts';
 import { oidcAuthorize, oidcCallback } from './service.ts';
 import { followLogin, startTestProvider, type TestProvider } from './test/provider.ts';
 
 let loopback: LoopbackRedirect | undefined;
 let provider: TestProvider | undefined;
-let app: App | undefined;
 afterEach(async () => {
   await loopback?.close();
   await provider?.close();
-  app?.close();
 });
 
-describe('RFC 8252 loopback redirect', () => {
+describe.each(testBackends)('RFC 8252 loopback login on $name', (backend) => {
+  /** The app's environment; the client secret is read when the code is exchanged, after the provider is up. */
+  const oidcEnv: NodeJS.ProcessEnv = {};
+  const apps = appPerTest(backend, { env: oidcEnv });
   it('completes a desktop login: system browser to provider, back to 127.0.0.1, code exchanged', async () => {
     loopback = await startLoopbackRedirect();
     expect(loopback.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oidc\/callback$/);
     provider = await startTestProvider({ redirectUris: [loopback.redirectUri] });
-    app = createApp({ dataDir: ':memory:', env: { SVC_OIDC_CLIENT_SECRET: provider.clientSecret } });
+    oidcEnv['SVC_OIDC_CLIENT_SECRET'] = provider.clientSecret;
+    const { app } = apps();
     const request = await oidcAuthorize(app, {
       provider_url: provider.issuer,
       client_id: provider.clientId,
@@ -33,7 +35,10 @@ describe('RFC 8252 loopback redirect', () => {
     const result = await oidcCallback(app, { code, state, subject: 'alice', email: 'alice@example.org' });
     expect(result.subject).toBe('alice');
   });
+});
 
+// The listener alone, no storage: one run is enough.
+describe('RFC 8252 loopback redirect', () => {
   it('ignores requests with an unknown state and keeps waiting', async () => {
     loopback = await startLoopbackRedirect();
     const waiting = loopback.waitForCode('expected-state');

@@ -1,22 +1,24 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../app.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoke } from '../../ops/dispatch.ts';
+import { appPerTest, testBackends } from '../../test-support/backends.ts';
 import type { OIDCAuthRequest } from './service.ts';
 import { followLogin, startTestProvider, type TestProvider } from './test/provider.ts';
 
 const actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] } as const;
 const redirectUri = 'http://127.0.0.1:9/oidc/callback';
 let provider: TestProvider;
-let app: App;
+/** The apps' environment: filled once the provider is up, before any test makes its app. */
+const oidcEnv: NodeJS.ProcessEnv = {};
 beforeAll(async () => {
   provider = await startTestProvider({ redirectUris: [redirectUri] });
+  oidcEnv['SVC_OIDC_CLIENT_SECRET'] = provider.clientSecret;
 });
 afterAll(() => provider.close());
-afterEach(() => app?.close());
 
-describe('OIDC ops', () => {
+describe.each(testBackends)('OIDC ops on $name', (backend) => {
+  const apps = appPerTest(backend, { env: oidcEnv });
   it('tests discovery, then authorizes and completes a login through the ops table', async () => {
-    app = createApp({ dataDir: ':memory:', env: { SVC_OIDC_CLIENT_SECRET: provider.clientSecret } });
+    const { app } = apps();
     const call = (name: string, input: unknown) => invoke(name, input, { app, actor });
     expect(await call('identity.oidcTestDiscovery', { provider_url: provider.issuer })).toMatchObject({
       ok: true,

@@ -1,37 +1,26 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type App, createApp } from '../../app.ts';
 import { SFIdentityError } from '../../errors.ts';
+import { appPerTest, testBackends } from '../../test-support/backends.ts';
 import { verifySessionJwt } from '../api-keys/jwt.ts';
 import { sessionOrigin } from '../sessions/store.ts';
 import { getSession } from '../sso/sessions.ts';
 import { oidcAuthorize, oidcCallback } from './service.ts';
-import { followLogin, startTestProvider, type TestProvider } from './test/provider.ts';
+import { followLogin, providerEnv, startTestProvider, type TestProvider } from './test/provider.ts';
 
 const redirectUri = 'http://127.0.0.1:9/oidc/callback';
 let provider: TestProvider;
 let app: App;
 let clock = Date.now();
+/** The configured apps' environment: filled once the provider is up, before any test makes its app. */
+const oidcEnv: NodeJS.ProcessEnv = {};
 
 beforeAll(async () => {
   provider = await startTestProvider({ redirectUris: [redirectUri] });
+  Object.assign(oidcEnv, providerEnv(provider), { SVC_OIDC_REDIRECT_URI: redirectUri });
 });
 afterAll(() => provider.close());
-afterEach(() => app?.close());
-
-const newApp = (): App => {
-  clock = Date.now();
-  app = createApp({
-    dataDir: ':memory:',
-    now: () => new Date(clock),
-    env: {
-      SVC_OIDC_PROVIDER_URL: provider.issuer,
-      SVC_OIDC_CLIENT_ID: provider.clientId,
-      SVC_OIDC_CLIENT_SECRET: provider.clientSecret,
-      SVC_OIDC_REDIRECT_URI: redirectUri,
-    },
-  });
-  return app;
-};
 
 /** Runs authorize and the browser part; returns the code and state the provider redirected with. */
 const loginAt = async (account = 'alice') => {
@@ -51,7 +40,14 @@ const failure = async (promise: Promise<unknown>): Promise<SFIdentityError> => {
   throw new Error('expected an SFIdentityError');
 };
 
-describe('OIDC against a real oidc-provider', () => {
+describe.each(testBackends)('OIDC against a real oidc-provider on $name', (backend) => {
+  const apps = appPerTest(backend, { env: oidcEnv, now: () => new Date(clock) });
+  const newApp = (): App => {
+    clock = Date.now();
+    app = apps().app;
+    return app;
+  };
+
   it('runs the full flow: authorize, login, code, callback, tokens, SSO session and session JWT', async () => {
     newApp();
     const { request, code, state } = await loginAt();
@@ -80,12 +76,11 @@ describe('OIDC against a real oidc-provider', () => {
     const first = await oidcAuthorize(app);
     await oidcAuthorize(app);
     expect(discoveries).toBe(1);
-    const row = app.db.prepare('SELECT nonce, code_verifier, expires_at FROM oidc_pending WHERE state = ?').get(first.state) as {
-      code_verifier: string;
-      expires_at: string;
-    };
-    expect(row.code_verifier).toBe(first.code_verifier);
-    expect(Date.parse(row.expires_at) - clock).toBe(600_000);
+    const pending = z.object({ nonce: z.string(), code_verifier: z.string(), expires_at: z.string() });
+    const row = await app.database.one(pending, 'SELECT nonce, code_verifier, expires_at FROM oidc_pending WHERE state = ?', [first.state]);
+    expect(row?.nonce.length).toBeGreaterThan(0);
+    expect(row?.code_verifier).toBe(first.code_verifier);
+    expect(Date.parse(row?.expires_at ?? '') - clock).toBe(600_000);
   });
 
   it('rejects a state it never issued', async () => {
@@ -118,7 +113,7 @@ describe('OIDC against a real oidc-provider', () => {
   it('rejects a wrong PKCE verifier', async () => {
     newApp();
     const { code, state } = await loginAt();
-    app.db.prepare('UPDATE oidc_pending SET code_verifier = ? WHERE state = ?').run('x'.repeat(64), state);
+    expect(await app.database.run('UPDATE oidc_pending SET code_verifier = ? WHERE state = ?', ['x'.repeat(64), state])).toBe(1);
     const error = await failure(oidcCallback(app, { code, state, subject: 'alice', email: 'alice@example.org' }));
     expect(error.message).toMatch(/invalid_grant/);
   });
@@ -148,14 +143,20 @@ describe('OIDC against a real oidc-provider', () => {
     const email = await failure(oidcCallback(app, { ...second, subject: 'alice', email: 'bob@example.org' }));
     expect(email.detail?.['check']).toBe('email');
   });
+});
 
+// Configuration checks that refuse before any storage is touched: one back end is enough.
+describe('OIDC configuration refusals', () => {
   it('refuses plain-http providers that are not on loopback, and missing configuration', async () => {
-    newApp();
-    const insecure = await failure(oidcAuthorize(app, { provider_url: 'http://idp.example.com' }));
-    expect(insecure.detail?.['check']).toBe('config');
-    app.close();
-    app = createApp({ dataDir: ':memory:' });
-    const missing = await failure(oidcAuthorize(app));
-    expect(missing.message).toMatch(/provider URL/);
+    const configured = createApp({ dataDir: ':memory:', env: oidcEnv });
+    const bare = createApp({ dataDir: ':memory:' });
+    try {
+      const insecure = await failure(oidcAuthorize(configured, { provider_url: 'http://idp.example.com' }));
+      expect(insecure.detail?.['check']).toBe('config');
+      const missing = await failure(oidcAuthorize(bare));
+      expect(missing.message).toMatch(/provider URL/);
+    } finally {
+      await Promise.all([configured.close(), bare.close()]);
+    }
   });
 });

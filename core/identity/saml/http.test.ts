@@ -1,6 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from '../../http/test-support.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serverPerTest, type TestServer } from '../../http/test-support.ts';
+import { testBackends } from '../../test-support/backends.ts';
 import { handoffTtlSeconds } from './acs-handoff.ts';
 import { setSamlConfig } from './config.ts';
 import { samlLoginRedirect } from './service.ts';
@@ -13,16 +14,7 @@ let clock = Date.now();
 beforeAll(() => {
   idp = makeTestIdp('idp');
 });
-afterEach(() => t?.close());
 
-/** The test server's origin is http://localhost:80, so that is where the IdP must address its responses. */
-const start = async (options: { allowIdpInitiated?: boolean } = {}) => {
-  clock = Date.now();
-  t = await createTestServer({ now: () => new Date(clock) });
-  await t.app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
-  await setSamlConfig(t.app, { spBaseUrl: 'http://localhost:80', ...options });
-  return t;
-};
 const response = (fields: Parameters<typeof buildResponse>[1] = {}) =>
   toBase64(
     signElement(
@@ -69,7 +61,22 @@ const complete = (url: string, cookie = '', accept?: string) =>
   t.server.inject({ method: 'GET', url, headers: { cookie, ...(accept === undefined ? {} : { accept }) } });
 const sessionOf = async (cookie: string) => (await t.server.inject({ method: 'GET', url: '/auth/session', headers: { cookie } })).json();
 
-describe('SAML HTTP routes', () => {
+describe.each(testBackends)('SAML HTTP routes on $name', (backend) => {
+  const server = serverPerTest(backend, { now: () => new Date(clock) });
+  /** This test's server, its clock set to now. */
+  const serve = async () => {
+    clock = Date.now();
+    t = await server();
+    return t;
+  };
+  /** The test server's origin is http://localhost:80, so that is where the IdP must address its responses. */
+  const start = async (options: { allowIdpInitiated?: boolean } = {}) => {
+    await serve();
+    await t.app.settings.update({ samlIdpMetadataXml: idpMetadataXml([idp.cert]) });
+    await setSamlConfig(t.app, { spBaseUrl: 'http://localhost:80', ...options });
+    return t;
+  };
+
   it('serves SP metadata as application/samlmetadata+xml', async () => {
     await start();
     const res = await t.server.inject({ method: 'GET', url: '/saml/metadata' });
@@ -79,7 +86,7 @@ describe('SAML HTTP routes', () => {
   });
 
   it('lets ops (which have no request) use the listener origin', async () => {
-    t = await createTestServer();
+    await serve();
     const res = await t.server.inject({ method: 'POST', url: '/api/ops/identity.samlMetadata', headers: t.auth(), payload: {} });
     expect(res.json().value).toContain('Location="http://localhost:80/saml/acs"');
   });

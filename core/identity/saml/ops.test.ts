@@ -1,15 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../app.ts';
+import { describe, expect, it } from 'vitest';
 import { invoke } from '../../ops/dispatch.ts';
+import { appPerTest, testBackends } from '../../test-support/backends.ts';
 import { buildResponse, idpMetadataXml, makeTestIdp, signElement, toBase64 } from './test/idp.ts';
 
 const actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] } as const;
-let app: App;
-afterEach(() => app?.close());
-
-describe('SAML ops', () => {
+describe.each(testBackends)('SAML ops on $name', (backend) => {
+  const t = appPerTest(backend);
   it('configures the IdP, reports its status, serves metadata and tests a pasted response', async () => {
-    app = createApp({ dataDir: ':memory:' });
+    const { app } = t();
     const idp = makeTestIdp();
     const call = (name: string, input: unknown) => invoke(name, input, { app, actor });
     const before = (await call('identity.samlGetConfig', {})) as { idp: { error: string | null; trusted_cert_count: number } };

@@ -22,6 +22,13 @@ export const testAccounts: Readonly<Record<string, { email: string }>> = {
   bob: { email: 'bob@example.org' },
 };
 
+/** The environment that points an app at `provider` (its URL, client id and secret). */
+export const providerEnv = (provider: TestProvider): NodeJS.ProcessEnv => ({
+  SVC_OIDC_PROVIDER_URL: provider.issuer,
+  SVC_OIDC_CLIENT_ID: provider.clientId,
+  SVC_OIDC_CLIENT_SECRET: provider.clientSecret,
+});
+
 export const startTestProvider = async (options: {
   redirectUris: string[];
   clientSecret?: string;
