@@ -16,11 +16,12 @@ const closedPort = (): Promise<number> =>
     });
   });
 
+let tsaUrl = '';
+beforeAll(async () => {
+  tsaUrl = `http://127.0.0.1:${await closedPort()}/tsa`;
+});
+
 describe.each(testBackends)('a TSA outage on $name', (backend) => {
-  let tsaUrl = '';
-  beforeAll(async () => {
-    tsaUrl = `http://127.0.0.1:${await closedPort()}/tsa`;
-  });
   const fixture = appPerDescribe(backend, () => ({ SVC_TSA_URL: tsaUrl }));
   let client: SFCECClient;
   let t: TestServer;

@@ -56,7 +56,7 @@ describe.skipIf(missing !== null).each(testBackends)('verify-offline.sh and the 
    */
   const full = backend.name === 'sqlite';
   if (!full)
-    console.info(
+    console.warn(
       'offline-script on PostgreSQL: only the bundles built from stored evidence; the storage-free tamper variants run on SQLite',
     );
   let fixture: DescribeApp;
