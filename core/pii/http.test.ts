@@ -1,13 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../app.ts';
+import { countEvidence } from '../audit/store.ts';
 import { createTestServer, type TestServer } from '../http/test-support.ts';
+import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { piiEngineKey } from './default-engine.ts';
 import { createPiiEngine } from './engine.ts';
 import { type FakePresidio, startFakePresidio } from './presidio/test/fake-presidio.ts';
 import type { Recognizer } from './types.ts';
 
 let presidio: FakePresidio;
+/** The env of the Presidio tests' apps, completed once the fake Presidio listens (appPerTest reads it per test). */
+const presidioEnv: NodeJS.ProcessEnv = {};
 beforeAll(async () => {
   presidio = await startFakePresidio();
+  presidioEnv.SVC_PRESIDIO_URL = presidio.url;
 });
 afterAll(async () => {
   await presidio.close();
@@ -19,6 +25,21 @@ const start = async (env: NodeJS.ProcessEnv = {}): Promise<TestServer> => {
   servers.push(server);
   return server;
 };
+/** A server on a back end's app (the scans that write pii_detections evidence run on both back ends). */
+const startOn = async (app: App): Promise<TestServer> => {
+  const server = await createTestServer({ app });
+  servers.push(server);
+  return server;
+};
+/** The pii_detections records of the project HTTP scans default to. */
+const detections = async (app: App): Promise<number> => (await countEvidence(app.database, { projectId: 'default' })).pii_detections;
+
+/** Tests whose scans record evidence: one describe per back end, with a fresh app per test (its env fixed per describe). */
+const onEachBackend = (title: string, env: NodeJS.ProcessEnv, body: (app: () => App) => void): void =>
+  describe.each(testBackends)(`${title} on $name`, (backend) => {
+    const t = appPerTest(backend, { env });
+    body(() => t().app);
+  });
 afterEach(async () => {
   for (const server of servers) await server.close();
   servers = [];
@@ -32,9 +53,9 @@ const scan = (t: TestServer, payload: unknown, headers: Record<string, string> =
     payload: typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload),
   });
 
-describe('POST /v1/scan/pii: success', () => {
+onEachBackend('POST /v1/scan/pii: success', {}, (app) => {
   it('answers 200 with exactly detected, entities, redacted_text (spec 2.2) and normalized', async () => {
-    const t = await start();
+    const t = await startOn(app());
     const text = 'Email john.smith@example.com, SSN 536-22-4187.';
     const response = await scan(t, { text, language: 'en' });
     expect(response.statusCode).toBe(200);
@@ -44,10 +65,11 @@ describe('POST /v1/scan/pii: success', () => {
     for (const entity of body.entities) expect(Object.keys(entity).sort()).toEqual(['end', 'score', 'start', 'type']);
     expect(body.entities.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['EMAIL_ADDRESS', 'US_SSN']));
     expect(body.redacted_text).toBe('Email <EMAIL_ADDRESS>, SSN <US_SSN>.');
+    expect(await detections(app())).toBe(1);
   });
 
   it('adds an explanation per entity when return_decision_process is true, and honours filters', async () => {
-    const t = await start();
+    const t = await startOn(app());
     const text = 'Email john.smith@example.com or ops@example.org';
     const response = await scan(t, {
       text,
@@ -63,12 +85,28 @@ describe('POST /v1/scan/pii: success', () => {
   });
 
   it('answers with no entities for clean text', async () => {
-    const t = await start();
+    const t = await startOn(app());
     const response = await scan(t, { text: 'The build passed.' });
     expect(response.json()).toEqual({ detected: false, entities: [], redacted_text: 'The build passed.', normalized: false });
   });
 });
 
+onEachBackend('POST /v1/scan/pii: block', { SVC_PII_ACTION: 'block' }, (app) => {
+  it('422 PII_DETECTED when the action is block and PII was found; 200 when clean', async () => {
+    const t = await startOn(app());
+    const blocked = await scan(t, { text: 'Mail jane@example.com' });
+    expect(blocked.statusCode).toBe(422);
+    expect(blocked.json()).toEqual({ error: 'PII_DETECTED' });
+    // The blocked scan is recorded before it is refused (scan-service.ts), and so is the clean one.
+    expect(await detections(app())).toBe(1);
+    const clean = await scan(t, { text: 'Nothing to see here.' });
+    expect(clean.statusCode).toBe(200);
+    expect(await detections(app())).toBe(2);
+  });
+});
+
+// The error table, validation and auth answer before any evidence is written (and the key store is tested on both
+// back ends in core/identity): one back end.
 describe('POST /v1/scan/pii: the spec’s error table', () => {
   it('400 missing_field: text when text is absent or empty (or the body is empty)', async () => {
     const t = await start();
@@ -84,15 +122,6 @@ describe('POST /v1/scan/pii: the spec’s error table', () => {
     const response = await scan(t, JSON.stringify({ text: 'a'.repeat(1024 * 1024) }));
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ error: 'request_too_large' });
-  });
-
-  it('422 PII_DETECTED when the action is block and PII was found; 200 when clean', async () => {
-    const t = await start({ SVC_PII_ACTION: 'block' });
-    const blocked = await scan(t, { text: 'Mail jane@example.com' });
-    expect(blocked.statusCode).toBe(422);
-    expect(blocked.json()).toEqual({ error: 'PII_DETECTED' });
-    const clean = await scan(t, { text: 'Nothing to see here.' });
-    expect(clean.statusCode).toBe(200);
   });
 
   it('500 scan_error: <detail> on engine failure', async () => {
@@ -142,16 +171,6 @@ describe('POST /v1/scan/pii: bad input gets a clear 4xx', () => {
     }
   });
 
-  it('scans lone surrogates, control characters and invalid UTF-8 without failing', async () => {
-    const t = await start();
-    const lone = await scan(t, '{"text":"\\ud800 mail a@example.com \\udfff\\u0000"}');
-    expect(lone.statusCode).toBe(200);
-    expect(lone.json().redacted_text).toContain('<EMAIL_ADDRESS>');
-    const invalidUtf8 = Buffer.concat([Buffer.from('{"text":"caf'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(' x"}')]);
-    const bytes = await scan(t, invalidUtf8);
-    expect(bytes.statusCode).toBe(200);
-  });
-
   it('refuses a non-JSON content type with a 4xx', async () => {
     const t = await start();
     const response = await scan(t, Buffer.from([0, 1, 2, 3]), { 'content-type': 'application/octet-stream' });
@@ -170,9 +189,22 @@ describe('POST /v1/scan/pii: bad input gets a clear 4xx', () => {
   });
 });
 
-describe('GET /v1/svc/status', () => {
+onEachBackend('POST /v1/scan/pii: hostile text', {}, (app) => {
+  it('scans lone surrogates, control characters and invalid UTF-8 without failing', async () => {
+    const t = await startOn(app());
+    const lone = await scan(t, '{"text":"\\ud800 mail a@example.com \\udfff\\u0000"}');
+    expect(lone.statusCode).toBe(200);
+    expect(lone.json().redacted_text).toContain('<EMAIL_ADDRESS>');
+    const invalidUtf8 = Buffer.concat([Buffer.from('{"text":"caf'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(' x"}')]);
+    const bytes = await scan(t, invalidUtf8);
+    expect(bytes.statusCode).toBe(200);
+    expect(await detections(app())).toBe(2);
+  });
+});
+
+onEachBackend('GET /v1/svc/status', {}, (app) => {
   it('carries a truthful sf_pii block', async () => {
-    const t = await start();
+    const t = await startOn(app());
     const before = (await t.server.inject({ method: 'GET', url: '/v1/svc/status' })).json();
     expect(before.sf_pii).toMatchObject({ status: 'ok', presidio_available: false, last_scan_at: null });
     expect(before.sf_pii.entity_types_loaded).toEqual(
@@ -184,9 +216,9 @@ describe('GET /v1/svc/status', () => {
   });
 });
 
-describe('Presidio delegation over HTTP', () => {
+onEachBackend('Presidio delegation over HTTP', presidioEnv, (app) => {
   it('answers from Presidio when up, falls back when down, and the status block says degraded', async () => {
-    const t = await start({ SVC_PRESIDIO_URL: presidio.url });
+    const t = await startOn(app());
     presidio.mode = 'ok';
     const up = await scan(t, { text: 'Alice wrote to alice@example.com' });
     expect(

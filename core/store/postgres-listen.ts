@@ -25,9 +25,7 @@ export const listenPostgres = async (
   options: ListenOptions = {},
 ): Promise<Listening> => {
   if (!channelName.test(channel)) throw new TypeError(`Not a channel name: ${channel}`);
-  let client: pg.Client | undefined;
-  /** The listening connection's socket, unreferenced while it listens. */
-  let clientSocket: Socket | undefined;
+  let client: { readonly pg: pg.Client; readonly socket: Socket } | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   let pauseMs = firstRetryMs;
@@ -38,7 +36,7 @@ export const listenPostgres = async (
     // Errors after connecting arrive here (and as 'end'); without a listener they would crash the process.
     next.on('error', () => undefined);
     next.on('end', () => {
-      if (closed || client !== next) return;
+      if (closed || client?.pg !== next) return;
       client = undefined;
       options.onConnectionChange?.('lost');
       schedule();
@@ -60,8 +58,7 @@ export const listenPostgres = async (
     // Unreferenced once listening: this connection alone must not keep a process alive that has nothing else to
     // do (a start-up that failed after openApp, a CLI command that returned without closing its app).
     socket.unref();
-    client = next;
-    clientSocket = socket;
+    client = { pg: next, socket };
   };
 
   const schedule = (): void => {
@@ -92,10 +89,10 @@ export const listenPostgres = async (
       if (retry !== undefined) clearTimeout(retry);
       const current = client;
       client = undefined;
-      // Referenced again while it ends: awaiting the close of an unreferenced socket is awaiting nothing, and a
-      // CLI whose last work is this close would exit mid-await (code 13, "unsettled top-level await").
-      clientSocket?.ref();
-      await current?.end().catch(() => undefined);
+      // Referenced again while it ends: an unreferenced socket would let the process exit with this promise
+      // unsettled (exit code 13 when a script awaits app.close() as its last step).
+      current?.socket.ref();
+      await current?.pg.end().catch(() => undefined);
     },
   };
 };

@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../../http/test-support.ts';
+import { testBackends } from '../../test-support/backends.ts';
+import { appPerDescribe } from '../app-per-describe.test-support.ts';
 import { pdfToText, sampleRequest } from './test-support.ts';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createTestServer();
-});
-afterAll(async () => t.close());
+describe.each(testBackends)('POST /v1/risk/dpa and export downloads on $name', (backend) => {
+  const fixture = appPerDescribe(backend);
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await createTestServer({ app: fixture().app });
+  });
+  afterAll(async () => t.close());
 
-describe('POST /v1/risk/dpa and export downloads', () => {
   it('creates a DPA (201) with links that download each format', async () => {
     const created = await t.server.inject({
       method: 'POST',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../app.ts';
 import { SFCECExportError } from '../../errors.ts';
+import { appPerTest, testBackends } from '../../test-support/backends.ts';
 import { generateDpa, parseDpaRequest } from './generate.ts';
+import { listDpas } from './store.ts';
 import { sampleRequest } from './test-support.ts';
 
 const errorOf = (input: unknown): SFCECExportError => {
@@ -67,29 +68,29 @@ describe('DPA input validation', () => {
     const request = parseDpaRequest(withField(['controller_details'], { name: 'Cafe\u0301 שלום 😀', address: 'Line 1\r\nLine 2\tEnd' }));
     expect(request.controller_details).toEqual({ name: 'Café שלום 😀', address: 'Line 1\nLine 2 End' });
   });
+});
 
-  it('generateDpa (spec signature) rejects with SFCECExportError when an argument is missing', async () => {
-    const app = createApp({ dataDir: ':memory:', env: {} });
-    try {
-      await expect(
-        generateDpa(
-          app,
-          'p1',
-          { name: 'A', address: 'B' },
-          { name: 'C' },
-          {
-            subjectCategories: ['customers'],
-            transferMechanisms: ['none_eea_only'],
-            retentionPeriodDays: 30,
-            lawOfContract: 'IE',
-          },
-        ),
-      ).rejects.toThrow(/processor_details\.address: is required/);
-      await expect(generateDpa(app, 'p1', { name: 'A', address: 'B' }, { name: 'C', address: 'D' }, undefined as never)).rejects.toThrow(
-        SFCECExportError,
-      );
-    } finally {
-      app.close();
-    }
+describe.each(testBackends)('generateDpa on $name', (backend) => {
+  const t = appPerTest(backend);
+  it('generateDpa (spec signature) rejects with SFCECExportError when an argument is missing, and stores nothing', async () => {
+    const { app } = t();
+    await expect(
+      generateDpa(
+        app,
+        'p1',
+        { name: 'A', address: 'B' },
+        { name: 'C' },
+        {
+          subjectCategories: ['customers'],
+          transferMechanisms: ['none_eea_only'],
+          retentionPeriodDays: 30,
+          lawOfContract: 'IE',
+        },
+      ),
+    ).rejects.toThrow(/processor_details\.address: is required/);
+    await expect(generateDpa(app, 'p1', { name: 'A', address: 'B' }, { name: 'C', address: 'D' }, undefined as never)).rejects.toThrow(
+      SFCECExportError,
+    );
+    expect(await listDpas(app)).toEqual([]);
   });
 });
