@@ -1,19 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { examplePayloads } from '../core/audit/examples.ts';
 import { expect, test } from './fixtures.ts';
 
 const project = 'evidence-e2e';
+// Three keys of the documented examples, so the import carries records the ingest accepts as they are.
 const payloads: Record<string, Record<string, unknown>> = {
-  score_records: {
-    model_id: 'credit-risk',
-    model_version: '3.2.0',
-    metric: 'roc_auc',
-    value: 0.913,
-    dataset: 'loans-holdout',
-    passed: true,
-  },
-  drift_events: { model_id: 'credit-risk', feature: 'income', statistic: 'psi', value: 0.27, threshold: 0.2, detected: true },
-  pii_detections: { source: 'tickets/42', entity_counts: { EMAIL_ADDRESS: 3, PHONE_NUMBER: 1 }, total_findings: 4 },
+  score_records: examplePayloads.score_records,
+  drift_events: examplePayloads.drift_events,
+  pii_detections: examplePayloads.pii_detections,
 };
 const keys = Object.keys(payloads);
 

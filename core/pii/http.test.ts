@@ -6,7 +6,7 @@ import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { piiEngineKey } from './default-engine.ts';
 import { createPiiEngine } from './engine.ts';
 import { type FakePresidio, startFakePresidio } from './presidio/test/fake-presidio.ts';
-import type { Recognizer } from './types.ts';
+import { failingRecognizer } from './test/failing-recognizer.ts';
 
 let presidio: FakePresidio;
 /** The env of the Presidio tests' apps, completed once the fake Presidio listens (appPerTest reads it per test). */
@@ -126,15 +126,7 @@ describe('POST /v1/scan/pii: the spec’s error table', () => {
 
   it('500 scan_error: <detail> on engine failure', async () => {
     const t = await start();
-    const failing: Recognizer = {
-      name: 'Broken',
-      supportedEntities: ['BROKEN'],
-      supportedLanguages: ['en'],
-      context: [],
-      analyze: () => {
-        throw new Error('regex engine crashed');
-      },
-    };
+    const failing = failingRecognizer('regex engine crashed');
     t.app.services.set(piiEngineKey, createPiiEngine({ extraRecognizers: [failing] }));
     const response = await scan(t, { text: 'hello' });
     expect(response.statusCode).toBe(500);

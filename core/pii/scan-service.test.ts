@@ -12,9 +12,9 @@ import { piiEngineKey } from './default-engine.ts';
 import { createPiiEngine } from './engine.ts';
 import { nerRecognizer } from './ner/recognizer.ts';
 import { type FakePresidio, startFakePresidio } from './presidio/test/fake-presidio.ts';
+import { failingRecognizer } from './test/failing-recognizer.ts';
 import { scanText } from './scan-service.ts';
 import { lastScanAt, piiStatus, recordScanTime } from './status.ts';
-import type { Recognizer } from './types.ts';
 
 const text = 'Contact Maria Gonzalez at maria.gonzalez@example.com or +1 415-555-0132.';
 const request = { text, language: 'en', projectId: 'p1', source: 'test' } as const;
@@ -86,15 +86,7 @@ describe('scanText with the built-in engine', () => {
 
   it('turns a failing recognizer into scan_error, never a silent pass', async () => {
     const app = newApp();
-    const failing: Recognizer = {
-      name: 'Broken',
-      supportedEntities: ['BROKEN'],
-      supportedLanguages: ['en'],
-      context: [],
-      analyze: () => {
-        throw new Error('recognizer exploded');
-      },
-    };
+    const failing = failingRecognizer('recognizer exploded');
     app.services.set(piiEngineKey, createPiiEngine({ extraRecognizers: [nerRecognizer, failing] }));
     await expect(scanText(app, request)).rejects.toMatchObject({ code: 'INTERNAL', message: 'scan_error: recognizer exploded' });
   });

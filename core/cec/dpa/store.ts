@@ -1,38 +1,11 @@
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { partyDetailsSchema, subProcessorSchema } from '../../contracts/dpa.ts';
-import { transferMechanismIds } from '../../contracts/dpa-mechanisms.ts';
 import { SFCECExportError } from '../../errors.ts';
 import type { Dialect } from '../../store/database.ts';
 import { jsonColumn } from '../json-column.ts';
-import type { DPADocument, DPASummary } from './types.ts';
+import { type DPADocument, type DPASummary, dpaDocumentSchema, dpaSummarySchema } from './types.ts';
 
-/** A stored document as it is read back: the shape generate.ts wrote, checked again on the way in. */
-const storedDocument: z.ZodType<DPADocument> = z.object({
-  document_id: z.string(),
-  project_id: z.string(),
-  controller_details: partyDetailsSchema,
-  processor_details: partyDetailsSchema,
-  generated_at: z.string(),
-  content: z.string(),
-  subject_categories: z.array(z.string()),
-  transfer_mechanisms: z.array(z.enum(transferMechanismIds)),
-  retention_period_days: z.number(),
-  law_of_contract: z.string(),
-  data_categories: z.array(z.string()).exactOptional(),
-  processing_purpose: z.string().exactOptional(),
-  sub_processors: z.array(subProcessorSchema).exactOptional(),
-  template_version: z.string(),
-});
-const documentRow = z.object({ document_json: jsonColumn(storedDocument) });
-const summaryRow: z.ZodType<DPASummary> = z.object({
-  document_id: z.string(),
-  project_id: z.string(),
-  generated_at: z.string(),
-  template_version: z.string(),
-  controller_name: z.string(),
-  processor_name: z.string(),
-});
+const documentRow = z.object({ document_json: jsonColumn(dpaDocumentSchema) });
 
 /** A party's name inside the stored JSON, read by the database so a list never loads the documents' text. */
 const partyName = (dialect: Dialect, party: 'controller_details' | 'processor_details'): string =>
@@ -59,7 +32,7 @@ export const getDpa = async (app: App, documentId: string): Promise<DPADocument>
 export const listDpas = async (app: App, query: { projectId?: string; limit?: number } = {}): Promise<DPASummary[]> => {
   const dialect = app.database.dialect;
   return app.database.all(
-    summaryRow,
+    dpaSummarySchema,
     `SELECT document_id, project_id, generated_at, template_version,
             ${partyName(dialect, 'controller_details')} AS controller_name,
             ${partyName(dialect, 'processor_details')} AS processor_name

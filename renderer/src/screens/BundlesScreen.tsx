@@ -163,17 +163,14 @@ export const BundlesScreen = () => {
       ) : null}
       <div className="card">
         <h2>Bundles ({total})</h2>
-        {bundles.length === 0 ? (
-          <p className="muted">No bundles yet.</p>
-        ) : (
-          <DataTable
-            className="bundle-table"
-            label="Bundles"
-            rows={bundles}
-            rowKey={(bundle) => bundle.bundle_id}
-            columns={bundleColumns}
-          />
-        )}
+        <DataTable
+          className="bundle-table"
+          label="Bundles"
+          rows={bundles}
+          rowKey={(bundle) => bundle.bundle_id}
+          columns={bundleColumns}
+          empty="No bundles yet."
+        />
       </div>
     </Page>
   );

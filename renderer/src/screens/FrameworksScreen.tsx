@@ -1,4 +1,5 @@
-import { type FormEvent, Fragment, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { type Column, DataTable } from '../components/DataTable.tsx';
 import { Page } from '../components/Page.tsx';
 import { drillLimit, useFrameworks } from '../state/frameworks.ts';
 import type { OpOutput } from '../transport/index.ts';
@@ -36,102 +37,81 @@ const ClauseReasons = ({ entry }: { entry: Entry }) => (
   </ul>
 );
 
+type EvidenceItem = Entry['evidence'][number];
+type DrillRecord = OpOutput<'audit.query'>['records'][number];
+
+const recordColumns: readonly Column<DrillRecord>[] = [
+  { header: 'Seq', cell: (record) => record.seq },
+  { header: 'Record id', cell: (record) => <code>{record.record_id}</code> },
+  { header: 'Event time', cell: (record) => record.timestamp },
+  { header: 'Hash', cell: (record) => <code title={record.hash}>{record.hash.slice(0, 16)}…</code> },
+];
+
 const ClauseDetail = ({ entry }: { entry: Entry }) => {
   const { definitions, drill, drillInto, closeDrill } = useFrameworks();
   const definition = definitions[entry.clause_id];
   const rationaleOf = (key: string) => definition?.mappings.find((m) => m.schema_key === key)?.rationale ?? '';
+  const isOpen = (item: EvidenceItem) => drill?.key === `${entry.clause_id}|${item.schema_key}`;
+  const columns: readonly Column<EvidenceItem>[] = [
+    { header: 'Schema key', cell: (item) => <code>{item.schema_key}</code> },
+    { header: 'Relationship', cell: (item) => item.relationship },
+    { header: 'Records', cell: (item) => item.count },
+    { header: 'Why it counts', cell: (item) => rationaleOf(item.schema_key) },
+    {
+      header: 'Drill-down',
+      cell: (item) => {
+        const open = isOpen(item);
+        return (
+          <button
+            type="button"
+            disabled={item.count === 0}
+            aria-expanded={open}
+            aria-label={`${open ? 'Hide' : 'Show'} ${item.schema_key} records for ${entry.clause_id}`}
+            onClick={() => (open ? closeDrill() : void drillInto(entry.clause_id, item.schema_key))}
+          >
+            {open ? 'Hide' : 'Show'}
+          </button>
+        );
+      },
+    },
+  ];
+  const records = (item: EvidenceItem) =>
+    drill && isOpen(item) ? (
+      <>
+        {drill.error ? (
+          <div role="alert" className="alert">
+            {drill.error}
+          </div>
+        ) : null}
+        {drill.page === null && drill.error === null ? <p role="status">Loading records…</p> : null}
+        {drill.page ? (
+          <>
+            <DataTable
+              label={`${item.schema_key}: first ${Math.min(drillLimit, drill.page.total)} of ${drill.page.total} records`}
+              showLabel
+              columns={recordColumns}
+              rows={drill.page.records}
+              rowKey={(record) => String(record.seq)}
+            />
+            <p>
+              <a href="#/evidence">Open the Evidence screen</a> for every record of this project.
+            </p>
+          </>
+        ) : null}
+      </>
+    ) : null;
   return (
     <div className="clause-detail">
       <p>{entry.description}</p>
       <p className="muted">Source: {definition?.source ?? entry.clause_id}</p>
       <ClauseReasons entry={entry} />
-      <table>
-        <caption className="sr-only">Evidence for {entry.clause_id}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Schema key</th>
-            <th scope="col">Relationship</th>
-            <th scope="col">Records</th>
-            <th scope="col">Why it counts</th>
-            <th scope="col">Drill-down</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entry.evidence.map((item) => {
-            const drillKey = `${entry.clause_id}|${item.schema_key}`;
-            const open = drill?.key === drillKey;
-            return (
-              <Fragment key={item.schema_key}>
-                <tr>
-                  <td>
-                    <code>{item.schema_key}</code>
-                  </td>
-                  <td>{item.relationship}</td>
-                  <td>{item.count}</td>
-                  <td>{rationaleOf(item.schema_key)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      disabled={item.count === 0}
-                      aria-expanded={open}
-                      aria-label={`${open ? 'Hide' : 'Show'} ${item.schema_key} records for ${entry.clause_id}`}
-                      onClick={() => (open ? closeDrill() : void drillInto(entry.clause_id, item.schema_key))}
-                    >
-                      {open ? 'Hide' : 'Show'}
-                    </button>
-                  </td>
-                </tr>
-                {open ? (
-                  <tr>
-                    <td colSpan={5}>
-                      {drill.error ? (
-                        <div role="alert" className="alert">
-                          {drill.error}
-                        </div>
-                      ) : null}
-                      {drill.page === null && drill.error === null ? <p role="status">Loading records…</p> : null}
-                      {drill.page ? (
-                        <>
-                          <table>
-                            <caption>
-                              {item.schema_key}: first {Math.min(drillLimit, drill.page.total)} of {drill.page.total} records
-                            </caption>
-                            <thead>
-                              <tr>
-                                <th scope="col">Seq</th>
-                                <th scope="col">Record id</th>
-                                <th scope="col">Event time</th>
-                                <th scope="col">Hash</th>
-                              </tr>
-                            </thead>
-                            <tbody>
-                              {drill.page.records.map((record) => (
-                                <tr key={record.seq}>
-                                  <td>{record.seq}</td>
-                                  <td>
-                                    <code>{record.record_id}</code>
-                                  </td>
-                                  <td>{record.timestamp}</td>
-                                  <td>
-                                    <code title={record.hash}>{record.hash.slice(0, 16)}…</code>
-                                  </td>
-                                </tr>
-                              ))}
-                            </tbody>
-                          </table>
-                          <p>
-                            <a href="#/evidence">Open the Evidence screen</a> for every record of this project.
-                          </p>
-                        </>
-                      ) : null}
-                    </td>
-                  </tr>
-                ) : null}
-              </Fragment>
-            );
-          })}
-        </tbody>
-      </table>
+      <DataTable
+        label={`Evidence for ${entry.clause_id}`}
+        columns={columns}
+        rows={entry.evidence}
+        rowKey={(item) => item.schema_key}
+        detail={records}
+      />
     </div>
   );
 };
@@ -167,6 +147,28 @@ export const FrameworksScreen = () => {
   };
   const summary = map?.summary[0];
   const rows = (map?.entries ?? []).filter((entry) => filter === 'all' || entry.status === filter);
+  const clauseColumns: readonly Column<Entry>[] = [
+    { header: 'Clause', rowHeader: true, cell: (entry) => entry.clause_id },
+    { header: 'Title', cell: (entry) => entry.clause_name },
+    { header: 'Status', cell: (entry) => <StatusBadge status={entry.status} /> },
+    { header: 'Evidence', cell: (entry) => entry.evidence_count },
+    {
+      header: 'Details',
+      cell: (entry) => {
+        const open = expanded === entry.clause_id;
+        return (
+          <button
+            type="button"
+            aria-expanded={open}
+            aria-label={`Evidence for ${entry.clause_id}`}
+            onClick={() => setExpanded(open ? null : entry.clause_id)}
+          >
+            {open ? 'Hide' : 'Evidence'}
+          </button>
+        );
+      },
+    },
+  ];
 
   return (
     <Page
@@ -235,59 +237,16 @@ export const FrameworksScreen = () => {
               </select>
             </label>
           </div>
-          <table className="clause-map">
-            <caption className="sr-only">Clause map of {summary.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Clause</th>
-                <th scope="col">Title</th>
-                <th scope="col">Status</th>
-                <th scope="col">Evidence</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={5} className="muted">
-                    No clause of {summary.name} has this status for the chosen project and dates.
-                  </td>
-                </tr>
-              ) : null}
-              {rows.map((entry) => {
-                const open = expanded === entry.clause_id;
-                return (
-                  <Fragment key={entry.clause_id}>
-                    <tr className={entry.level === 'group' ? 'clause-group' : undefined}>
-                      <th scope="row">{entry.clause_id}</th>
-                      <td>{entry.clause_name}</td>
-                      <td>
-                        <StatusBadge status={entry.status} />
-                      </td>
-                      <td>{entry.evidence_count}</td>
-                      <td>
-                        <button
-                          type="button"
-                          aria-expanded={open}
-                          aria-label={`Evidence for ${entry.clause_id}`}
-                          onClick={() => setExpanded(open ? null : entry.clause_id)}
-                        >
-                          {open ? 'Hide' : 'Evidence'}
-                        </button>
-                      </td>
-                    </tr>
-                    {open ? (
-                      <tr>
-                        <td colSpan={5}>
-                          <ClauseDetail entry={entry} />
-                        </td>
-                      </tr>
-                    ) : null}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable
+            className="clause-map"
+            label={`Clause map of ${summary.name}`}
+            columns={clauseColumns}
+            rows={rows}
+            rowKey={(entry) => entry.clause_id}
+            rowClassName={(entry) => (entry.level === 'group' ? 'clause-group' : undefined)}
+            empty={`No clause of ${summary.name} has this status for the chosen project and dates.`}
+            detail={(entry) => (expanded === entry.clause_id ? <ClauseDetail entry={entry} /> : null)}
+          />
         </>
       ) : (
         <p className="muted">{loading ? 'Computing…' : 'Choose a project and a framework, then show its clause map.'}</p>

@@ -26,19 +26,23 @@ export type EncryptionShape = {
 
 const ASSERTION_NS = 'xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"';
 
-/** The encrypt side of xml-encryption, promisified; the options go beyond what @types/xml-encryption knows. */
+/**
+ * The encrypt side of xml-encryption, promisified. The options go beyond what @types/xml-encryption knows: the
+ * OAEP digest and MGF1 fields (extra properties of a variable pass), and algorithms its unions leave out (e.g.
+ * xenc11#rsa-oaep), which the library itself supports.
+ */
 export const encryptXml = (plaintext: string, recipient: TestIdp, shape: EncryptionShape): Promise<string> =>
   new Promise((resolve, reject) => {
     const options = {
       rsa_pub: recipient.cert,
       pem: recipient.cert,
-      encryptionAlgorithm: shape.content,
-      keyEncryptionAlgorithm: shape.keyTransport,
+      encryptionAlgorithm: shape.content as EncryptOptions['encryptionAlgorithm'],
+      keyEncryptionAlgorithm: shape.keyTransport as EncryptOptions['keyEncryptionAlgorithm'],
       keyEncryptionDigest: shape.digest ?? 'sha1',
       ...(shape.mgf === undefined ? {} : { keyEncryptionMgf: shape.mgf }),
       disallowEncryptionWithInsecureAlgorithm: false,
       warnInsecureAlgorithm: false,
-    } as unknown as EncryptOptions;
+    };
     encrypt(plaintext, options, (error, result) => (error ? reject(error) : resolve(result)));
   });
 
