@@ -35,9 +35,8 @@ export const defaultTuning: PlanTuning = { narrowTo: 1000 };
 class NotIndexed extends Error {}
 
 type Leaf = { readonly key: string; readonly def: AttrDef };
-/** The users present at the start of an evaluation: `count` distinct uids in [lo, hi]. */
-type Users = { readonly lo: number; readonly hi: number; readonly count: number };
-type Ctx = { readonly db: Queryable; readonly users: Users; readonly tuning: PlanTuning };
+/** `maxUid`: the largest uid when the evaluation started (sets span 0..maxUid). */
+type Ctx = { readonly db: Queryable; readonly maxUid: number; readonly tuning: PlanTuning };
 /** Sorted uids the caller intersects the result with anyway; undefined: every user. */
 type Within = readonly number[] | undefined;
 
@@ -92,26 +91,32 @@ const leafSize = async (ctx: Ctx, leaf: Leaf, test: LeafTest): Promise<number> =
   return n > ctx.tuning.narrowTo ? large(ctx) : n;
 };
 
-/** Every user: uids are distinct integers, so when there are hi - lo + 1 of them they are all of [lo, hi]. */
-const everyUser = async ({ db, users }: Ctx): Promise<Bitset> => {
-  if (users.count === users.hi - users.lo + 1) return Bitset.range(users.hi, users.lo);
+const spanRow = z.object({ lo: z.number(), count: z.number() });
+
+/**
+ * Every user (up to maxUid). Uids are distinct integers, so when there are maxUid - lo + 1 of them they are all
+ * of [lo, maxUid]: a count instead of reading 100k uids, unless users were deleted.
+ */
+const everyUser = async ({ db, maxUid }: Ctx): Promise<Bitset> => {
+  const span = await db.one(spanRow, 'SELECT COALESCE(MIN(uid), 1) AS lo, COUNT(*) AS count FROM scim_users WHERE uid <= ?', [maxUid]);
+  if (span !== undefined && span.count === maxUid - span.lo + 1) return Bitset.range(maxUid, span.lo);
   const aggregate = db.dialect === 'postgres' ? `COALESCE(json_agg(uid), '[]')::text` : 'json_group_array(uid)';
   const list = (await db.one(listRow, `SELECT ${aggregate} AS list FROM scim_users`))?.list ?? '[]';
-  return Bitset.of(users.hi, JSON.parse(list) as number[]);
+  return Bitset.of(maxUid, JSON.parse(list) as number[]);
 };
 
 const rootScope: Scope<Bitset> = {
   // `within` holds users found in the index, so they exist.
-  universe: async (ctx, within) => (within === undefined ? everyUser(ctx) : Bitset.of(ctx.users.hi, within)),
-  leaf: async ({ db, users }, leaf, test, within) => Bitset.of(users.hi, await numbers(db, 'uid', leaf.key, test, within)),
+  universe: async (ctx, within) => (within === undefined ? everyUser(ctx) : Bitset.of(ctx.maxUid, within)),
+  leaf: async ({ db, maxUid }, leaf, test, within) => Bitset.of(maxUid, await numbers(db, 'uid', leaf.key, test, within)),
   users: (set) => set,
 };
 
 const packed = `uid * ${elemSpan} + elem`;
 const elementScope = (base: string): Scope<ElementSet> => ({
-  universe: async ({ db, users }, within) =>
-    ElementSet.of(users.hi, await numbers(db, packed, base, { text: `kind = 'e'`, params: [] }, within)),
-  leaf: async ({ db, users }, leaf, test, within) => ElementSet.of(users.hi, await numbers(db, packed, leaf.key, test, within)),
+  universe: async ({ db, maxUid }, within) =>
+    ElementSet.of(maxUid, await numbers(db, packed, base, { text: `kind = 'e'`, params: [] }, within)),
+  leaf: async ({ db, maxUid }, leaf, test, within) => ElementSet.of(maxUid, await numbers(db, packed, leaf.key, test, within)),
   users: (set) => set.users(),
 });
 
@@ -236,13 +241,8 @@ const valuePathPlan = (node: FilterNode & { kind: 'valuePath' }): Plan<Bitset> =
   return { estimate: elements.estimate, run: async (ctx, within) => (await elements.run(ctx, within)).users() };
 };
 
-const usersRow = z.object({ lo: z.number(), hi: z.number(), count: z.number() });
-const usersOf = async (db: Queryable): Promise<Users> =>
-  (await db.one(usersRow, 'SELECT COALESCE(MIN(uid), 1) AS lo, COALESCE(MAX(uid), 0) AS hi, COUNT(*) AS count FROM scim_users')) ?? {
-    lo: 1,
-    hi: 0,
-    count: 0,
-  };
+const maxUidOf = async (db: Queryable): Promise<number> =>
+  (await db.one(countRow, 'SELECT COALESCE(MAX(uid), 0) AS n FROM scim_users'))?.n ?? 0;
 
 /**
  * Plans a User filter (already validated by compile.ts) over the attribute index, or returns undefined when it
@@ -251,7 +251,7 @@ const usersOf = async (db: Queryable): Promise<Users> =>
 export const planIndexedFilter = (node: FilterNode, tuning: PlanTuning = defaultTuning): IndexedFilter | undefined => {
   try {
     const evaluate = plan(node, rootScope, rootLeaf, valuePathPlan);
-    return async (db) => evaluate.run({ db, users: await usersOf(db), tuning }, undefined);
+    return async (db) => evaluate.run({ db, maxUid: await maxUidOf(db), tuning }, undefined);
   } catch (error) {
     if (error instanceof NotIndexed) return undefined;
     throw error;
