@@ -52,6 +52,7 @@ export const migrationOrder: readonly string[] = [
   'saml/003-idp-initiated-opt-in',
   'anchors/001-claims',
   'scim/003-covering-attr-indexes',
+  'scim/004-trigram-index',
 ];
 
 const defined: readonly Migration[] = [

@@ -61,4 +61,9 @@ export const scimMigrations: readonly Migration[] = [
     id: 'scim/003-covering-attr-indexes',
     up: () => undefined,
   },
+  {
+    // PostgreSQL only (postgres-migrations.ts): a trigram index for `co`/`ew`; SQLite scans the narrow index.
+    id: 'scim/004-trigram-index',
+    up: () => undefined,
+  },
 ];
