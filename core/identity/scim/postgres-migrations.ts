@@ -4,6 +4,9 @@ import type { PostgresMigration } from '../../store/postgres-migrate.ts';
  * scim/002 moves data on SQLite (uid from rowid, the index rebuilt in JS), so it cannot be translated
  * (store/postgres-ddl.ts); on PostgreSQL, where no database held users before it, it is the DDL alone.
  */
+/** Indexes only PostgreSQL has (SQLite has no trigram index; its scans of the narrow value index suffice). */
+export const scimPostgresOnlyIndexes: readonly string[] = ['scim_user_attrs_trgm'];
+
 export const scimPostgresMigrations: readonly PostgresMigration[] = [
   {
     id: 'scim/002-user-attribute-index',
