@@ -51,6 +51,8 @@ export const migrationOrder: readonly string[] = [
   'saml/002-acs-handoffs',
   'saml/003-idp-initiated-opt-in',
   'anchors/001-claims',
+  'scim/003-covering-attr-indexes',
+  'scim/004-trigram-index',
 ];
 
 const defined: readonly Migration[] = [

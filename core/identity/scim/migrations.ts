@@ -55,4 +55,15 @@ export const scimMigrations: readonly Migration[] = [
       }
     },
   },
+  {
+    // On SQLite the value indexes of the WITHOUT ROWID table already hold the primary key (uid, elem): every
+    // filter leaf is an index-only scan. PostgreSQL needs them INCLUDEd (postgres-migrations.ts).
+    id: 'scim/003-covering-attr-indexes',
+    up: () => undefined,
+  },
+  {
+    // PostgreSQL only (postgres-migrations.ts): a trigram index for `co`/`ew`; SQLite scans the narrow index.
+    id: 'scim/004-trigram-index',
+    up: () => undefined,
+  },
 ];

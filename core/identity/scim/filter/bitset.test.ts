@@ -22,5 +22,6 @@ describe('Bitset', () => {
     expect(bitsA.count()).toBe(a.size);
     expect(bitsA.slice(1000, 50)).toEqual(sorted(a).slice(1000, 1050));
     expect(Bitset.of(size, [0, 31, 32, 63, 64, size]).slice(0, 10)).toEqual([0, 31, 32, 63, 64, size]);
+    expect(Bitset.range(70, 30).slice(0, 100)).toEqual(Array.from({ length: 41 }, (_, i) => 30 + i));
   });
 });

@@ -12,6 +12,13 @@ export class Bitset {
     return set;
   }
 
+  /** Every integer of [lo, hi]. */
+  static range(hi: number, lo: number): Bitset {
+    const set = new Bitset(hi);
+    for (let member = Math.max(0, lo); member <= hi; member += 1) set.add(member);
+    return set;
+  }
+
   add(member: number): void {
     if (member >= 0 && member <= this.size) this.words[member >>> 5] = (this.words[member >>> 5] ?? 0) | (1 << (member & 31));
   }

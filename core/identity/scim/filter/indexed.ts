@@ -1,17 +1,23 @@
 import { z } from 'zod';
-import type { Dialect, Queryable } from '../../../store/database.ts';
+import type { Queryable } from '../../../store/database.ts';
 import type { AttrDef } from '../schema.ts';
 import { valueSubAttr } from '../schema.ts';
-import { foldFor, indexPath, unindexedPaths } from './attr-index.ts';
+import { indexPath, unindexedPaths } from './attr-index.ts';
 import { Bitset } from './bitset.ts';
 import { resolveAttr, resolveSub } from './compile.ts';
-import type { AttrPath, CompareOp, CompValue, FilterNode } from './parser.ts';
+import { ElementSet, elemSpan } from './element-set.ts';
+import { type Cond, compareCond, type LeafTest, presentCond } from './leaf-sql.ts';
+import type { AttrPath, FilterNode } from './parser.ts';
 
 /**
  * SCIM User filters evaluated over the attribute index (attr-index.ts): each comparison is one covering index
- * scan returning uids, and `and`/`or`/`not` combine them as bitsets in JS, so even a filter that
- * matches every one of 100k users costs a few index scans rather than parsing 100k JSON resources. Semantics
- * are those of the in-process predicate (compile.ts), held by a differential test; the one documented
+ * scan returning uids, and `and`/`or`/`not` combine them as bitsets in JS (value filters as element sets,
+ * element-set.ts), so even a filter that matches every one of 100k users costs a few index scans rather than
+ * parsing 100k JSON resources. An `and` evaluates its more selective side first (an index range is probed for
+ * its size; a scan is cheaper first than a range known to be large) and, when that side selects few users,
+ * evaluates the other side on just those users (primary-key look-ups instead of a scan of its path).
+ *
+ * Semantics are those of the in-process predicate (compile.ts), held by a differential test; the one documented
  * difference: `gt`/`lt` order strings by code point (SQLite's BINARY collation on UTF-8), not by UTF-16 code
  * unit, which disagree only between astral characters and U+E000..U+FFFF. PostgreSQL gets the same answers:
  * ordering compares under COLLATE "C" (code points, whatever the database's locale) and the string tests are
@@ -19,64 +25,189 @@ import type { AttrPath, CompareOp, CompValue, FilterNode } from './parser.ts';
  */
 export type IndexedFilter = (db: Queryable) => Promise<Bitset>;
 
+export type PlanTuning = {
+  /** An `and` whose first side selects at most this many users evaluates the other side on them alone. */
+  readonly narrowTo: number;
+};
+export const defaultTuning: PlanTuning = { narrowTo: 1000 };
+
 /** Thrown inside the planner when a filter names an attribute the index does not hold; the caller falls back. */
 class NotIndexed extends Error {}
 
-type Cond = (dialect: Dialect) => { readonly text: string; readonly params: readonly (string | number)[] };
 type Leaf = { readonly key: string; readonly def: AttrDef };
+/** `maxUid`: the largest uid when the evaluation started (sets span 0..maxUid). */
+type Ctx = { readonly db: Queryable; readonly maxUid: number; readonly tuning: PlanTuning };
+/** Sorted uids the caller intersects the result with anyway; undefined: every user. */
+type Within = readonly number[] | undefined;
 
-const cond =
-  (text: string, ...params: (string | number)[]): Cond =>
-  () => ({ text, params });
-const orderOps: Partial<Record<CompareOp, string>> = { eq: '=', gt: '>', ge: '>=', lt: '<', le: '<=' };
+/**
+ * One node of a plan. `estimate` says how many users it selects: the exact count up to `narrowTo` for an index
+ * range, else `unknown` (a scan: cheap to run first, and it may turn out small) or `large` (known to exceed).
+ */
+type Plan<S> = { readonly estimate: (ctx: Ctx) => Promise<number>; readonly run: (ctx: Ctx, within: Within) => Promise<S> };
+const unknown = (ctx: Ctx): number => ctx.tuning.narrowTo + 1;
+const large = (ctx: Ctx): number => ctx.tuning.narrowTo + 2;
 
-/** A LIKE pattern matching `literal` literally (backslash is the ESCAPE character). */
-const likeLiteral = (literal: string): string => literal.replace(/[\\%_]/g, (char) => `\\${char}`);
-const likePatterns: Partial<Record<CompareOp, (literal: string) => string>> = {
-  sw: (literal) => `${likeLiteral(literal)}%`,
-  ew: (literal) => `%${likeLiteral(literal)}`,
-  co: (literal) => `%${likeLiteral(literal)}%`,
+/** How a scope builds its sets: root scope sets of users, value filter scope sets of elements. */
+type Scope<S> = {
+  readonly universe: (ctx: Ctx, within: Within) => Promise<S>;
+  readonly leaf: (ctx: Ctx, leaf: Leaf, test: LeafTest, within: Within) => Promise<S>;
+  readonly users: (set: S) => Bitset;
+};
+type SetLike<S> = { and(other: S): S; or(other: S): S; andNot(other: S): S };
+
+const listRow = z.object({ list: z.string() });
+const countRow = z.object({ n: z.number() });
+
+/**
+ * The numbers one query over the index rows of `path` selects, aggregated by the database into one JSON array,
+ * which V8 parses natively: about three times cheaper than stepping 100k result rows through the driver. With
+ * `within`, only those users' rows are read, by primary key (SQLite: `+path` keeps the planner off the value
+ * index, which would scan every row of the path).
+ */
+const numbers = async (db: Queryable, expression: string, path: string, test: Pick<LeafTest, 'text' | 'params'>, within: Within) => {
+  const postgres = db.dialect === 'postgres';
+  const aggregate = postgres ? `COALESCE(json_agg(${expression}), '[]')::text` : `json_group_array(${expression})`;
+  const restrict = within === undefined ? '' : postgres ? 'uid = ANY(?::bigint[]) AND ' : 'uid IN (SELECT value FROM json_each(?)) AND +';
+  const restrictParams = within === undefined ? [] : [postgres ? `{${within.join(',')}}` : JSON.stringify(within)];
+  const row = await db.one(listRow, `SELECT ${aggregate} AS list FROM scim_user_attrs WHERE ${restrict}path = ? AND ${test.text}`, [
+    ...restrictParams,
+    path,
+    ...test.params,
+  ]);
+  return JSON.parse(row?.list ?? '[]') as number[];
 };
 
-/** String tests with the semantics of compile.ts `stringTest` (the literal is already folded). */
-const stringCond = (op: CompareOp, literal: string): Cond => {
-  const ordered = orderOps[op];
-  if (op === 'eq') return cond(`kind = 's' AND str = ?`, literal);
-  if (ordered !== undefined) {
-    return (dialect) => ({ text: `kind = 's' AND str${dialect === 'postgres' ? ' COLLATE "C"' : ''} ${ordered} ?`, params: [literal] });
-  }
-  if (literal === '') return cond(`kind = 's'`);
-  const pattern = likePatterns[op]?.(literal) ?? '';
-  return (dialect) => {
-    // PostgreSQL's LIKE is case-sensitive: the column holds exactly what compile.ts compares.
-    if (dialect === 'postgres') return { text: `kind = 's' AND str LIKE ? ESCAPE '\\'`, params: [pattern] };
-    // SQLite's LIKE folds ASCII case, so it keeps the byte-exact forms. UTF-8 never contains the byte 0xFF, so
-    // [p, p || 0xFF) holds exactly the strings that start with p.
-    if (op === 'sw') return { text: `kind = 's' AND str >= ? AND str < (? || x'ff')`, params: [literal, literal] };
-    if (op === 'ew') return { text: `kind = 's' AND substr(str, -?) = ?`, params: [[...literal].length, literal] };
-    return { text: `kind = 's' AND instr(str, ?) > 0`, params: [literal] };
+/** A leaf's size: an index range is counted up to narrowTo + 1 rows (cheap); a scan is not run to find out. */
+const leafSize = async (ctx: Ctx, leaf: Leaf, test: LeafTest): Promise<number> => {
+  if (!test.seekable) return unknown(ctx);
+  const limit = ctx.tuning.narrowTo + 1;
+  const row = await ctx.db.one(
+    countRow,
+    `SELECT COUNT(*) AS n FROM (SELECT 1 FROM scim_user_attrs WHERE path = ? AND ${test.text} LIMIT ${limit}) AS probe`,
+    [leaf.key, ...test.params],
+  );
+  const n = row?.n ?? 0;
+  return n > ctx.tuning.narrowTo ? large(ctx) : n;
+};
+
+const spanRow = z.object({ lo: z.number(), count: z.number() });
+
+/**
+ * Every user (up to maxUid). Uids are distinct integers, so when there are maxUid - lo + 1 of them they are all
+ * of [lo, maxUid]: a count instead of reading 100k uids, unless users were deleted.
+ */
+const everyUser = async ({ db, maxUid }: Ctx): Promise<Bitset> => {
+  const span = await db.one(spanRow, 'SELECT COALESCE(MIN(uid), 1) AS lo, COUNT(*) AS count FROM scim_users WHERE uid <= ?', [maxUid]);
+  if (span !== undefined && span.count === maxUid - span.lo + 1) return Bitset.range(maxUid, span.lo);
+  const aggregate = db.dialect === 'postgres' ? `COALESCE(json_agg(uid), '[]')::text` : 'json_group_array(uid)';
+  const list = (await db.one(listRow, `SELECT ${aggregate} AS list FROM scim_users`))?.list ?? '[]';
+  return Bitset.of(maxUid, JSON.parse(list) as number[]);
+};
+
+const rootScope: Scope<Bitset> = {
+  // `within` holds users found in the index, so they exist.
+  universe: async (ctx, within) => (within === undefined ? everyUser(ctx) : Bitset.of(ctx.maxUid, within)),
+  leaf: async ({ db, maxUid }, leaf, test, within) => Bitset.of(maxUid, await numbers(db, 'uid', leaf.key, test, within)),
+  users: (set) => set,
+};
+
+const packed = `uid * ${elemSpan} + elem`;
+const elementScope = (base: string): Scope<ElementSet> => ({
+  universe: async ({ db, maxUid }, within) =>
+    ElementSet.of(maxUid, await numbers(db, packed, base, { text: `kind = 'e'`, params: [] }, within)),
+  leaf: async ({ db, maxUid }, leaf, test, within) => ElementSet.of(maxUid, await numbers(db, packed, leaf.key, test, within)),
+  users: (set) => set.users(),
+});
+
+/** Memoises a node's estimate per evaluation (an `and` asks its children, and its parent asks it). */
+const estimateOnce = (estimate: (ctx: Ctx) => Promise<number>): ((ctx: Ctx) => Promise<number>) => {
+  const seen = new WeakMap<Ctx, Promise<number>>();
+  return (ctx) => {
+    let known = seen.get(ctx);
+    if (known === undefined) {
+      known = estimate(ctx);
+      seen.set(ctx, known);
+    }
+    return known;
   };
 };
 
-/** Value tests with the semantics of compile.ts `valueTest` (the filter was already validated by it). */
-const compareCond = (def: AttrDef, op: CompareOp, literal: Exclude<CompValue, null>): Cond => {
-  switch (def.type) {
-    case 'boolean':
-      return cond(`kind = 'b' AND str = ?`, String(typeof literal === 'string' ? literal.toLowerCase() === 'true' : literal));
-    case 'integer':
-    case 'decimal':
-      return cond(`kind = 'n' AND num ${orderOps[op] ?? '='} ?`, literal as number);
-    case 'dateTime':
-      if (op === 'co' || op === 'sw' || op === 'ew') return stringCond(op, literal as string);
-      return cond(`kind = 's' AND num ${orderOps[op] ?? '='} ?`, Date.parse(literal as string));
-    default:
-      return stringCond(op, foldFor(def, literal as string));
-  }
+const andPlan = <S extends SetLike<S>>(scope: Scope<S>, a: Plan<S>, b: Plan<S>): Plan<S> => ({
+  estimate: estimateOnce(async (ctx) => Math.min(await a.estimate(ctx), await b.estimate(ctx))),
+  run: async (ctx, within) => {
+    if (within !== undefined) return (await a.run(ctx, within)).and(await b.run(ctx, within));
+    const [sizeA, sizeB] = [await a.estimate(ctx), await b.estimate(ctx)];
+    // Both known to be large: neither can narrow the other, so both run at once (PostgreSQL: two connections).
+    if (Math.min(sizeA, sizeB) === large(ctx)) return both(ctx, a, b, within, (x, y) => x.and(y));
+    const [first, second] = sizeB < sizeA ? [b, a] : [a, b];
+    const left = await first.run(ctx, within);
+    const users = scope.users(left);
+    const count = users.count();
+    if (count === 0) return left;
+    return left.and(await second.run(ctx, count <= ctx.tuning.narrowTo ? users.slice(0, count) : within));
+  },
+});
+
+/** Runs two independent nodes at once: PostgreSQL answers on two pooled connections (SQLite: one after the other). */
+const both = async <S>(ctx: Ctx, a: Plan<S>, b: Plan<S>, within: Within, combine: (x: S, y: S) => S): Promise<S> => {
+  const [x, y] = await Promise.all([a.run(ctx, within), b.run(ctx, within)]);
+  return combine(x, y);
 };
 
-/** `pr`: a non-empty string, any number or boolean, or a complex value with at least one sub-attribute. */
-const presentCond = (def: AttrDef): Cond =>
-  def.type === 'complex' ? cond(`kind = 'e' AND num > 0`) : cond(`kind IN ('s', 'n', 'b') AND str IS DISTINCT FROM ''`);
+const leafPlan = <S>(scope: Scope<S>, leaf: Leaf, test: Cond): Plan<S> => ({
+  estimate: estimateOnce((ctx) => leafSize(ctx, leaf, test(ctx.db.dialect))),
+  run: (ctx, within) => scope.leaf(ctx, leaf, test(ctx.db.dialect), within),
+});
+
+/** Everything (in `within`) but what `inner` selects. */
+const notPlan = <S extends SetLike<S>>(scope: Scope<S>, inner: Plan<S>): Plan<S> => ({
+  estimate: async (ctx) => large(ctx),
+  run: async (ctx, within) => {
+    const [all, excluded] = await Promise.all([scope.universe(ctx, within), inner.run(ctx, within)]);
+    return all.andNot(excluded);
+  },
+});
+
+/** Plans one scope: `leafOf` resolves a path; a value filter nests an element scope. */
+const plan = <S extends SetLike<S>>(
+  node: FilterNode,
+  scope: Scope<S>,
+  leafOf: (path: AttrPath) => Leaf,
+  nested: (node: FilterNode & { kind: 'valuePath' }) => Plan<S>,
+): Plan<S> => {
+  const recurse = (child: FilterNode): Plan<S> => plan(child, scope, leafOf, nested);
+  switch (node.kind) {
+    case 'and':
+      return andPlan(scope, recurse(node.left), recurse(node.right));
+    case 'or': {
+      const [a, b] = [recurse(node.left), recurse(node.right)];
+      return {
+        estimate: async (ctx) => Math.min(large(ctx), (await a.estimate(ctx)) + (await b.estimate(ctx))),
+        run: (ctx, within) => both(ctx, a, b, within, (x, y) => x.or(y)),
+      };
+    }
+    case 'not':
+      return notPlan(scope, recurse(node.filter));
+    case 'present': {
+      const leaf = leafOf(node.path);
+      return leafPlan(scope, leaf, presentCond(leaf.def));
+    }
+    case 'compare': {
+      const leaf = leafOf(node.path);
+      if (node.value === null) {
+        const present = leafPlan(scope, leaf, presentCond(leaf.def));
+        return node.op === 'ne' ? present : notPlan(scope, present);
+      }
+      if (node.op === 'ne') return notPlan(scope, leafPlan(scope, leaf, compareCond(leaf.def, 'eq', node.value)));
+      return leafPlan(scope, leaf, compareCond(leaf.def, node.op, node.value));
+    }
+    case 'valuePath':
+      return nested(node);
+    default:
+      throw new TypeError('Unhandled filter node');
+  }
+};
 
 const checked = (key: string): string => {
   if (unindexedPaths.has(key)) throw new NotIndexed(key);
@@ -96,153 +227,31 @@ const rootLeaf = (path: AttrPath): Leaf => {
   return { key: checked(indexPath(extensionUrn, def, sub)), def: sub ?? def };
 };
 
-// Elements of a multi-valued attribute are (uid, elem) pairs packed into one number; SCIM values are capped
-// far below this many elements per attribute (normalize.ts maxValues).
-const elemSpan = 4096;
-
-type SetOps<S> = {
-  readonly universe: () => S;
-  readonly leaf: (leaf: Leaf, test: Cond) => S;
-  readonly and: (a: S, b: S) => S;
-  readonly or: (a: S, b: S) => S;
-  readonly minus: (a: S, b: S) => S;
-};
-
-const maxUidRow = z.object({ n: z.number() });
-const maxUid = async (db: Queryable): Promise<number> =>
-  (await db.one(maxUidRow, 'SELECT COALESCE(MAX(uid), 0) AS n FROM scim_users'))?.n ?? 0;
-
-const listRow = z.object({ list: z.string() });
-
-/**
- * The numbers one query selects, aggregated by the database into one JSON array, which V8 parses natively:
- * about three times cheaper than stepping 100k result rows through the driver.
- */
-const numbers = async (db: Queryable, expression: string, from: string, params: readonly (string | number)[]): Promise<number[]> => {
-  const aggregate = db.dialect === 'postgres' ? `COALESCE(json_agg(${expression}), '[]')::text` : `json_group_array(${expression})`;
-  const row = await db.one(listRow, `SELECT ${aggregate} AS list FROM ${from}`, params);
-  return JSON.parse(row?.list ?? '[]') as number[];
-};
-
-const leafFrom = (leaf: Leaf, test: Cond, dialect: Dialect): { from: string; params: (string | number)[] } => {
-  const { text, params } = test(dialect);
-  return { from: `scim_user_attrs WHERE path = ? AND ${text}`, params: [leaf.key, ...params] };
-};
-
-type RootSet = (db: Queryable, size: number) => Promise<Bitset>;
-const rootOps: SetOps<RootSet> = {
-  universe: () => async (db, size) => Bitset.of(size, await numbers(db, 'uid', 'scim_users', [])),
-  leaf: (leaf, test) => async (db, size) => {
-    const { from, params } = leafFrom(leaf, test, db.dialect);
-    return Bitset.of(size, await numbers(db, 'uid', from, params));
-  },
-  and: (a, b) => async (db, size) => (await a(db, size)).and(await b(db, size)),
-  or: (a, b) => async (db, size) => (await a(db, size)).or(await b(db, size)),
-  minus: (a, b) => async (db, size) => (await a(db, size)).andNot(await b(db, size)),
-};
-
-/** Sorted, duplicate-free packed (uid, elem) numbers: set operations are linear merges. */
-type Sorted = Float64Array;
-const sortedOf = (values: readonly number[]): Sorted => {
-  const sorted = Float64Array.from(values).sort();
-  return sorted.filter((value, index) => index === 0 || value !== sorted[index - 1]);
-};
-
-/** Merges two sorted sets, keeping what `keep(inLeft, inRight)` says. */
-const merge = (left: Sorted, right: Sorted, keep: (inLeft: boolean, inRight: boolean) => boolean): Sorted => {
-  const out = new Float64Array(left.length + right.length);
-  let size = 0;
-  let i = 0;
-  let j = 0;
-  while (i < left.length || j < right.length) {
-    const a = i < left.length ? (left[i] as number) : Number.POSITIVE_INFINITY;
-    const b = j < right.length ? (right[j] as number) : Number.POSITIVE_INFINITY;
-    const value = Math.min(a, b);
-    if (keep(a === value, b === value)) {
-      out[size] = value;
-      size += 1;
-    }
-    if (a === value) i += 1;
-    if (b === value) j += 1;
-  }
-  return out.subarray(0, size);
-};
-
-type ElementSet = (db: Queryable) => Promise<Sorted>;
-const elementOps = (base: string): SetOps<ElementSet> => {
-  const packed = `uid * ${elemSpan} + elem`;
-  return {
-    universe: () => async (db) => sortedOf(await numbers(db, packed, `scim_user_attrs WHERE path = ? AND kind = 'e'`, [base])),
-    leaf: (leaf, test) => async (db) => {
-      const { from, params } = leafFrom(leaf, test, db.dialect);
-      return sortedOf(await numbers(db, packed, from, params));
-    },
-    and: (a, b) => async (db) => merge(await a(db), await b(db), (left, right) => left && right),
-    or: (a, b) => async (db) => merge(await a(db), await b(db), (left, right) => left || right),
-    minus: (a, b) => async (db) => merge(await a(db), await b(db), (left, right) => left && !right),
-  };
-};
-
-/** Plans one scope: `leafOf` resolves a path, `ops` builds the sets; a value filter nests an element scope. */
-const plan = <S>(
-  node: FilterNode,
-  ops: SetOps<S>,
-  leafOf: (path: AttrPath) => Leaf,
-  nested: (node: FilterNode & { kind: 'valuePath' }) => S,
-): S => {
-  const recurse = (child: FilterNode): S => plan(child, ops, leafOf, nested);
-  switch (node.kind) {
-    case 'and':
-      return ops.and(recurse(node.left), recurse(node.right));
-    case 'or':
-      return ops.or(recurse(node.left), recurse(node.right));
-    case 'not':
-      return ops.minus(ops.universe(), recurse(node.filter));
-    case 'present': {
-      const leaf = leafOf(node.path);
-      return ops.leaf(leaf, presentCond(leaf.def));
-    }
-    case 'compare': {
-      const leaf = leafOf(node.path);
-      if (node.value === null) {
-        const present = ops.leaf(leaf, presentCond(leaf.def));
-        return node.op === 'ne' ? present : ops.minus(ops.universe(), present);
-      }
-      if (node.op === 'ne') return ops.minus(ops.universe(), ops.leaf(leaf, compareCond(leaf.def, 'eq', node.value)));
-      return ops.leaf(leaf, compareCond(leaf.def, node.op, node.value));
-    }
-    case 'valuePath':
-      return nested(node);
-    default:
-      throw new TypeError('Unhandled filter node');
-  }
-};
-
-const valuePathSet = (node: FilterNode & { kind: 'valuePath' }): RootSet => {
+/** A value filter: its condition on the elements of one attribute, as the set of users holding such an element. */
+const valuePathPlan = (node: FilterNode & { kind: 'valuePath' }): Plan<Bitset> => {
   const { def, extensionUrn } = resolveAttr('User', node.path, 'invalidFilter');
   const base = checked(indexPath(extensionUrn, def));
   const elementLeaf = (path: AttrPath): Leaf => {
     const sub = resolveSub(def, path.attr, 'invalidFilter');
     return { key: checked(`${base}.${sub.name}`), def: sub };
   };
-  const elements = plan(node.filter, elementOps(base), elementLeaf, () => {
+  const elements = plan(node.filter, elementScope(base), elementLeaf, () => {
     throw new TypeError('Value filters cannot be nested (compile.ts refuses them)');
   });
-  return async (db, size) =>
-    Bitset.of(
-      size,
-      Array.from(await elements(db), (packed) => Math.floor(packed / elemSpan)),
-    );
+  return { estimate: elements.estimate, run: async (ctx, within) => (await elements.run(ctx, within)).users() };
 };
+
+const maxUidOf = async (db: Queryable): Promise<number> =>
+  (await db.one(countRow, 'SELECT COALESCE(MAX(uid), 0) AS n FROM scim_users'))?.n ?? 0;
 
 /**
  * Plans a User filter (already validated by compile.ts) over the attribute index, or returns undefined when it
  * names an attribute the index does not hold (then the caller evaluates it in JS over the resources).
  */
-export const planIndexedFilter = (node: FilterNode): IndexedFilter | undefined => {
+export const planIndexedFilter = (node: FilterNode, tuning: PlanTuning = defaultTuning): IndexedFilter | undefined => {
   try {
-    const evaluate = plan(node, rootOps, rootLeaf, valuePathSet);
-    return async (db) => evaluate(db, await maxUid(db));
+    const evaluate = plan(node, rootScope, rootLeaf, valuePathPlan);
+    return async (db) => evaluate.run({ db, maxUid: await maxUidOf(db), tuning }, undefined);
   } catch (error) {
     if (error instanceof NotIndexed) return undefined;
     throw error;
