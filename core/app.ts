@@ -16,7 +16,6 @@ import { silentLogger } from './log.ts';
 import { migrations } from './migrations.ts';
 import type { Database, Listening } from './store/database.ts';
 import { type Db, openDatabase } from './store/db.ts';
-import { refuseUnfinishedPostgres } from './store/postgres-readiness.ts';
 import { securePrivateTree } from './store/private-files.ts';
 import { databaseFile } from './store/snapshot.ts';
 import { sqliteDatabase } from './store/sqlite-database.ts';
@@ -57,11 +56,12 @@ const createEventBus = (): EventBus => {
  */
 export type App = {
   /**
-   * The synchronous SQLite connection of the domains not yet moved to `database`; goes when the last one moves.
-   * On PostgreSQL (openApp with SVC_DATABASE_URL) there is none: reading it throws, so a leftover use fails loudly.
+   * The SQLite connection under `database` when the app runs on the data dir's file (createApp): the evidence
+   * chain's synchronous insert path (audit/chain-writer.ts) and tests that look at rows. On PostgreSQL there is
+   * none: reading it throws, so a use that assumes SQLite fails loudly.
    */
   readonly db: Db;
-  /** The asynchronous storage every moved domain uses: SQLite here, PostgreSQL once openApp selects it. */
+  /** The storage of every domain: the SQLite file (createApp) or PostgreSQL (openApp with SVC_DATABASE_URL). */
   readonly database: Database;
   /** null when the app runs on `:memory:` (tests). */
   readonly dataDir: string | null;
@@ -161,9 +161,7 @@ const openSqlite = (dataDir: string): Db =>
  */
 export const createApp = (options: CreateAppOptions): App => {
   const env = options.env ?? process.env;
-  const databaseUrl = envSetting(env, 'databaseUrl');
-  refuseUnfinishedPostgres(databaseUrl);
-  if (databaseUrl !== '' && options.database === undefined) {
+  if (envSetting(env, 'databaseUrl') !== '' && options.database === undefined) {
     throw new Error('SVC_DATABASE_URL is set: open the app with `await openApp(...)` (core/app.ts), which connects to PostgreSQL');
   }
   securedDataDir(options);
@@ -179,11 +177,6 @@ export const createApp = (options: CreateAppOptions): App => {
 export type DatabaseAppOptions = {
   /** Whether app.close() ends `database` too (openApp: yes; a test that shares it between apps: no). */
   readonly closeDatabase: boolean;
-  /**
-   * Tests only, while domains remain SQLite-only (postgres-readiness.ts): an in-memory SQLite `app.db` for them.
-   * Without it `app.db` throws, so a leftover use fails loudly.
-   */
-  readonly unmovedOnSqlite: boolean;
 };
 
 /**
@@ -194,15 +187,13 @@ export type DatabaseAppOptions = {
 export const openDatabaseApp = async (options: OpenAppOptions, database: Database, how: DatabaseAppOptions): Promise<App> => {
   const env = options.env ?? process.env;
   securedDataDir(options);
-  const db = how.unmovedOnSqlite ? openSqlite(':memory:') : undefined;
   let listening: Listening | undefined;
   const close = async (servicesClosed: Promise<void>): Promise<void> => {
     await servicesClosed;
     await listening?.close();
-    db?.close();
     if (how.closeDatabase) await database.close();
   };
-  const app = assemble(options, env, { db, database, close }, await loadStoredSettings(database));
+  const app = assemble(options, env, { db: undefined, database, close }, await loadStoredSettings(database));
   const reload = (): void =>
     void app.settings
       .reload()
@@ -212,37 +203,16 @@ export const openDatabaseApp = async (options: OpenAppOptions, database: Databas
 };
 
 /**
- * @deprecated Use openDatabaseApp. The synchronous form of the first openApp commit, kept so callers written
- * against it still build: no LISTEN, and the settings start as none stored (right for a fresh test database)
- * until `await app.settings.reload()`.
- */
-export const databaseApp = (options: OpenAppOptions, database: Database, closeDatabase: boolean): App => {
-  securedDataDir(options);
-  const close = async (servicesClosed: Promise<void>): Promise<void> => {
-    await servicesClosed;
-    if (closeDatabase) await database.close();
-  };
-  return assemble(options, options.env ?? process.env, { db: undefined, database, close }, {});
-};
-
-/**
  * The composition root of every production entry point (`svc serve`, the desktop app, the CLI commands, the SDK's
  * default app, the bundle build worker). Without SVC_DATABASE_URL: the SQLite file in the data dir, as
- * `createApp`. With it: refused (one line, exit 2) while domains remain SQLite-only; then a checked pool,
- * the migrations applied once under an advisory lock (instances starting together queue on it), and an app
- * on PostgreSQL. The data dir still holds the secrets file and local bundles.
+ * `createApp`. With it: a checked pool (a bad URL or an unreachable database is one line naming the setting),
+ * the migrations applied once under an advisory lock (instances starting together queue on it), and an app on
+ * PostgreSQL. The data dir still holds the secrets file and local bundles.
  */
 export const openApp = async (options: OpenAppOptions): Promise<App> => {
   const env = options.env ?? process.env;
   const databaseUrl = envSetting(env, 'databaseUrl');
   if (databaseUrl === '') return createApp(options);
-  refuseUnfinishedPostgres(databaseUrl);
-  return openPostgresApp(databaseUrl, options);
-};
-
-/** openApp's PostgreSQL half, without the readiness check (tested directly until every domain has moved). */
-export const openPostgresApp = async (databaseUrl: string, options: OpenAppOptions): Promise<App> => {
-  const env = options.env ?? process.env;
   // Loaded only here: the SQLite app (desktop, CLI start-up) never pays for the pg driver.
   const [{ connectPostgres, postgresDatabase }, { migratePostgres }, { postgresMigrations }] = await Promise.all([
     import('./store/postgres-database.ts'),
@@ -256,7 +226,7 @@ export const openPostgresApp = async (databaseUrl: string, options: OpenAppOptio
     await pool.end().catch(() => undefined);
     throw new AppError('UNAVAILABLE', `${envOnlySettings.databaseUrl.env}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return openDatabaseApp(options, postgresDatabase(pool), { closeDatabase: true, unmovedOnSqlite: false });
+  return openDatabaseApp(options, postgresDatabase(pool), { closeDatabase: true });
 };
 
 /** A domain's per-app singleton, created on first use. */

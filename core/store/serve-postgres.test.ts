@@ -1,27 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { exampleEvidence } from '../audit/examples.ts';
 import { freshPostgresUrl, postgresUnavailable } from '../test-support/postgres.ts';
-import { domainsNotYetOnPostgres } from './postgres-readiness.ts';
 import { type Served, sharedKeysEnv, startServe, stopServed } from './serve-process.test-support.ts';
-
-/**
- * The flip, end to end: the real `svc serve` on PostgreSQL, used as an operator and a browser would. It can pass
- * only once every domain has moved (postgres-readiness.ts); until then it is skipped, saying which remain.
- */
-const notYet =
-  postgresUnavailable ??
-  (domainsNotYetOnPostgres.length > 0
-    ? `svc serve on PostgreSQL skipped: not yet moved: ${domainsNotYetOnPostgres.join(', ')}`
-    : undefined);
-if (notYet !== undefined) console.warn(notYet);
 
 afterEach(stopServed);
 
 /** Starts `svc serve` on `databaseUrl` with the keys instances on a database must share. */
 const serve = (databaseUrl: string): Promise<Served> => startServe({ SVC_DATABASE_URL: databaseUrl, ...sharedKeysEnv });
 
-describe('svc serve on PostgreSQL', () => {
-  it.skipIf(notYet !== undefined)(
+/**
+ * The real `svc serve` on PostgreSQL, end to end, used as an operator and a browser would. Skipped only where no
+ * server can be started (test-support/postgres.ts prints why).
+ */
+describe.skipIf(postgresUnavailable !== undefined)('svc serve on PostgreSQL', () => {
+  it(
     'starts, logs in with its one-time link, appends evidence over HTTP and reads it back, then stops cleanly',
     async () => {
       const { child, origin, token } = await serve(await freshPostgresUrl());
