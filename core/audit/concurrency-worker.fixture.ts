@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp } from '../app.ts';
 import { exampleEvidence } from './examples.ts';
-import { appendEvidence } from './store.ts';
+import { appendEvidenceAsync } from './store.ts';
 
 const [dataDir, name, batches] = process.argv.slice(2);
 if (!dataDir || !name || !batches) throw new TypeError('usage: DATA_DIR NAME BATCHES');
@@ -15,7 +15,7 @@ while (!['a', 'b'].every((w) => existsSync(join(dataDir, `ready-${w}`))) && Date
   await new Promise((resolve) => setTimeout(resolve, 5));
 }
 for (let b = 0; b < Number(batches); b++) {
-  appendEvidence(
+  await appendEvidenceAsync(
     app,
     Array.from({ length: 20 }, (_, i) => ({ ...exampleEvidence(i, 'shared'), record_id: `${name}-${b}-${i}` })),
   );

@@ -4,7 +4,7 @@ import { createTestServer, type TestServer } from '../http/test-support.ts';
 import { dispatch } from '../ops/dispatch.ts';
 import { exampleEvidence } from './examples.ts';
 import { maxJsonDepth, nestedDeeperThan } from './json-depth.ts';
-import { appendEvidence } from './store.ts';
+import { appendEvidenceAsync } from './store.ts';
 
 /** A JSON text nested `depth` objects deep (built as text: no recursion in the test either). */
 const deepText = (depth: number): string => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
@@ -28,8 +28,8 @@ describe('JSON nesting limit (64) on every ingest path', () => {
     expect(nestedDeeperThan(JSON.parse(deepText(maxJsonDepth + 1)))).toBe(true);
   });
 
-  it('appendEvidence and audit.importNdjson refuse a record nested 3,000 deep with a clear error', async () => {
-    expect(() => appendEvidence(app, [JSON.parse(deepRecord())])).toThrow(/nested deeper than 64 levels/);
+  it('appendEvidenceAsync and audit.importNdjson refuse a record nested 3,000 deep with a clear error', async () => {
+    await expect(appendEvidenceAsync(app, [JSON.parse(deepRecord())])).rejects.toThrow(/nested deeper than 64 levels/);
     const actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] } as const;
     const result = await dispatch('audit.importNdjson', { text: deepRecord() }, { app, actor });
     expect(result).toMatchObject({ ok: false });

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import type { App } from '../app.ts';
-import { service } from '../app.ts';
 import { AppError } from '../errors.ts';
 import type { Queryable } from '../store/database.ts';
-import type { Db } from '../store/db.ts';
 import { sqliteDatabase } from '../store/sqlite-database.ts';
 import { noteAppended } from './anchors/scheduler.ts';
-import { type ChainTarget, recordColumns as columns, writeChain, writeChainSync } from './chain-writer.ts';
+import { type ChainTarget, recordColumns as columns, writeChain } from './chain-writer.ts';
 import { formatIssues, prepareInput } from './input.ts';
 import type { PreparedInput } from './input.ts';
 import { schemaKeys } from './types.ts';
@@ -36,14 +34,6 @@ export const evidenceRow: z.ZodType<EvidenceRow> = z.object({
 const byRangeSql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq > ? AND timestamp >= ? AND timestamp < ?
   AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ?`;
 const chainSql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ?`;
-
-/** Prepared statements on the SQLite connection, for the code not yet on `app.database` (bundle anchors, tests). */
-const statements = (db: Db) => ({
-  chain: db.prepare<[string, number, number, number], EvidenceRow>(chainSql),
-  byRange: db.prepare<[string, number, string, string, string, string, number], EvidenceRow>(byRangeSql),
-});
-export type AuditStatements = ReturnType<typeof statements>;
-export const auditStatements = (app: App): AuditStatements => service(app, 'audit.statements', () => statements(app.db));
 
 type Inputs = readonly (EvidenceInput | Readonly<Record<string, unknown>>)[];
 
@@ -79,7 +69,10 @@ const prepareAll = (app: App, inputs: Inputs): PreparedInput[] => {
   return prepared;
 };
 
-/** The app's chain target: its own SQLite connection for the synchronous row path when `database` wraps it. */
+/**
+ * The app's chain target: on SQLite, the connection `database` wraps, for the synchronous per-row INSERTs of the
+ * desktop's ingest hot path (chain-writer.ts).
+ */
 export const chainTarget = (app: App): ChainTarget => ({
   database: app.database,
   sqlite: app.database.dialect === 'sqlite' && app.database === sqliteDatabase(app.db) ? app.db : null,
@@ -103,20 +96,6 @@ export const appendEvidenceAsync = async (app: App, inputs: Inputs): Promise<Evi
   return records;
 };
 
-/**
- * The same append, synchronously, for code not yet moved onto `app.database` (it runs inside their own
- * `app.db` transactions): SQLite only, same validation, linking and errors as appendEvidenceAsync.
- */
-export const appendEvidence = (app: App, inputs: Inputs): EvidenceRecord[] => {
-  if (app.database.dialect !== 'sqlite') {
-    throw new Error('appendEvidence writes the SQLite connection; on PostgreSQL call appendEvidenceAsync');
-  }
-  const prepared = prepareAll(app, inputs);
-  const records = writeChainSync(app.db, prepared, { collect: true, recordedAt: app.now().toISOString() });
-  noteAppended(app, projectsOf(prepared));
-  return records;
-};
-
 const pageSize = 1000;
 
 export type EvidenceFilter = { projectId: string; from?: string; to?: string; schemaKey?: SchemaKey };
@@ -136,26 +115,9 @@ export const dayBounds = (from?: string, to?: string): { start: string; end: str
 };
 
 /**
- * The project's records in chain order whose event time lies in the inclusive UTC date range, optionally of
- * one schema key. Reads in pages, so it holds no statement open between yields (callers may write meanwhile).
- */
-export function* iterateEvidence(app: App, q: EvidenceFilter): IterableIterator<EvidenceRecord> {
-  const st = auditStatements(app);
-  const { start, end } = dayBounds(q.from, q.to);
-  const key = q.schemaKey ?? '';
-  let after = 0;
-  for (;;) {
-    const rows = st.byRange.all(q.projectId, after, start, end, key, key, pageSize);
-    for (const row of rows) yield rowToRecord(row);
-    const last = rows.at(-1);
-    if (last === undefined || rows.length < pageSize) return;
-    after = last.seq;
-  }
-}
-
-/**
- * iterateEvidence on either back end: keyset pages of stored rows (bounded memory at any size), from `db` (the
- * app's database or a read snapshot).
+ * The project's stored rows in chain order whose event time lies in the inclusive UTC date range, optionally of
+ * one schema key, from `db` (the app's database or a read snapshot). Keyset pages: bounded memory at any size,
+ * and no statement held open between pages (callers may write meanwhile).
  */
 export async function* evidenceRows(db: Queryable, q: EvidenceFilter): AsyncGenerator<EvidenceRow> {
   const { start, end } = dayBounds(q.from, q.to);

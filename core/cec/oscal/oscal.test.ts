@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingTools } from '../../test-support/tools.ts';
 import type { App } from '../../app.ts';
-import { appendEvidence } from '../../audit/store.ts';
+import { appendEvidenceAsync } from '../../audit/store.ts';
 import { createTestServer } from '../../http/test-support.ts';
 import { SFCECClient } from '../client.ts';
 import { samplePayloads, tempApp } from '../test-support.ts';
@@ -26,7 +26,7 @@ beforeAll(async () => {
     timestamp: `${d}T12:00:00.000Z`,
     payload,
   });
-  appendEvidence(app, [
+  await appendEvidenceAsync(app, [
     day('2026-01-10', 'score_records', { ...samplePayloads.score_records, threshold: 0.85, passed: true }),
     day('2026-01-11', 'drift_events', { ...samplePayloads.drift_events, detected: true }),
     day('2026-01-12', 'gate_evaluations'),
