@@ -6,7 +6,7 @@ import { connectPostgres, postgresDatabase } from './postgres-database.ts';
 const pidRow = z.object({ pid: z.number() });
 const countRow = z.object({ n: z.number() });
 
-let cleanup: (() => Promise<void>)[] = [];
+const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
