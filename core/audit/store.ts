@@ -31,8 +31,6 @@ export const evidenceRow: z.ZodType<EvidenceRow> = z.object({
   hash: z.string(),
 });
 
-const byRangeSql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq > ? AND timestamp >= ? AND timestamp < ?
-  AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ?`;
 const chainSql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ?`;
 
 type Inputs = readonly (EvidenceInput | Readonly<Record<string, unknown>>)[];
@@ -100,18 +98,33 @@ const pageSize = 1000;
 
 export type EvidenceFilter = { projectId: string; from?: string; to?: string; schemaKey?: SchemaKey };
 
-/** Start and end (exclusive) instants of an inclusive `YYYY-MM-DD` UTC date range; open ends when absent. */
-export const dayBounds = (from?: string, to?: string): { start: string; end: string } => {
+/**
+ * The half-open instant range [start, end) of an inclusive `YYYY-MM-DD` UTC date range: start is the first day's
+ * midnight ('' when absent: the empty string sorts first under every collation), end the midnight after the last
+ * day, or null when absent (or past year 9999).
+ */
+export const dayBounds = (from?: string, to?: string): { start: string; end: string | null } => {
   for (const day of [from, to]) {
     if (day !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`)))) {
       throw new AppError('VALIDATION', `Invalid date ${day.slice(0, 40)}; expected YYYY-MM-DD`);
     }
   }
   const start = from === undefined ? '' : `${from}T00:00:00.000Z`;
-  if (to === undefined) return { start, end: '\uffff' };
+  if (to === undefined) return { start, end: null };
   const next = new Date(`${to}T00:00:00.000Z`);
   next.setUTCDate(next.getUTCDate() + 1);
-  return { start, end: next.toISOString() };
+  // After 9999-12-31 no record can lie (event times have four-digit years), and '+010000-…' would sort first.
+  return { start, end: next.getUTCFullYear() > 9999 ? null : next.toISOString() };
+};
+
+/**
+ * The event-time condition of an inclusive UTC date range, for SQL on either back end. An open end is no upper
+ * bound rather than a sentinel string: a sentinel's order depends on the collation (glibc's en_US ignores U+FFFF,
+ * so `timestamp < '\uffff'` matched nothing on such a PostgreSQL database).
+ */
+export const timeFilter = (from?: string, to?: string): { sql: string; params: string[] } => {
+  const { start, end } = dayBounds(from, to);
+  return end === null ? { sql: 'timestamp >= ?', params: [start] } : { sql: 'timestamp >= ? AND timestamp < ?', params: [start, end] };
 };
 
 /**
@@ -120,11 +133,13 @@ export const dayBounds = (from?: string, to?: string): { start: string; end: str
  * and no statement held open between pages (callers may write meanwhile).
  */
 export async function* evidenceRows(db: Queryable, q: EvidenceFilter): AsyncGenerator<EvidenceRow> {
-  const { start, end } = dayBounds(q.from, q.to);
+  const time = timeFilter(q.from, q.to);
   const key = q.schemaKey ?? '';
+  const sql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq > ? AND ${time.sql}
+    AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ?`;
   let after = 0;
   for (;;) {
-    const rows = await db.all(evidenceRow, byRangeSql, [q.projectId, after, start, end, key, key, pageSize]);
+    const rows = await db.all(evidenceRow, sql, [q.projectId, after, ...time.params, key, key, pageSize]);
     yield* rows;
     const last = rows.at(-1);
     if (last === undefined || rows.length < pageSize) return;
@@ -150,17 +165,15 @@ export async function* chainRows(
   }
 }
 
-const countsSql = `SELECT schema_key, count(*) AS n FROM audit_records WHERE project_id = ? AND timestamp >= ? AND timestamp < ?
-  GROUP BY schema_key`;
-
 /** Records per schema key (all six keys present, zero when none) in the inclusive UTC date range. */
 export const countEvidence = async (
   db: Queryable,
   q: { projectId: string; from?: string; to?: string },
 ): Promise<Record<SchemaKey, number>> => {
-  const { start, end } = dayBounds(q.from, q.to);
+  const time = timeFilter(q.from, q.to);
   const counts = Object.fromEntries(schemaKeys.map((key) => [key, 0])) as Record<SchemaKey, number>;
-  const rows = await db.all(z.object({ schema_key: z.string(), n: z.number() }), countsSql, [q.projectId, start, end]);
+  const sql = `SELECT schema_key, count(*) AS n FROM audit_records WHERE project_id = ? AND ${time.sql} GROUP BY schema_key`;
+  const rows = await db.all(z.object({ schema_key: z.string(), n: z.number() }), sql, [q.projectId, ...time.params]);
   for (const row of rows) {
     if (row.schema_key in counts) counts[row.schema_key as SchemaKey] = row.n;
   }
