@@ -88,7 +88,7 @@ export type CreateAppOptions = {
   readonly log?: Logger;
   readonly now?: () => Date;
   readonly openExternal?: (url: string) => Promise<void>;
-  /** The moved domains' storage when it is not the SQLite file (tests on PostgreSQL: core/test-support/backends.ts). */
+  /** The storage when it is not the SQLite file (a PostgreSQL fixture: core/audit/pg-instance.fixture.ts); prefer openDatabaseApp. */
   readonly database?: Database;
 };
 
