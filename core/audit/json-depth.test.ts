@@ -28,7 +28,7 @@ describe('JSON nesting limit (64) on every ingest path', () => {
     expect(nestedDeeperThan(JSON.parse(deepText(maxJsonDepth + 1)))).toBe(true);
   });
 
-  it('appendEvidenceAsync and audit.importNdjson refuse a record nested 3,000 deep with a clear error', async () => {
+  it('appendEvidence and audit.importNdjson refuse a record nested 3,000 deep with a clear error', async () => {
     await expect(appendEvidenceAsync(app, [JSON.parse(deepRecord())])).rejects.toThrow(/nested deeper than 64 levels/);
     const actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] } as const;
     const result = await dispatch('audit.importNdjson', { text: deepRecord() }, { app, actor });
