@@ -80,6 +80,7 @@ export type App = {
   close(): Promise<void>;
 };
 
+/** What every app takes; the storage is never the caller's: openApp reads SVC_DATABASE_URL, createApp opens the file. */
 export type CreateAppOptions = {
   /** A directory for the SQLite file and secrets, or ':memory:' for tests. */
   readonly dataDir: string;
@@ -88,12 +89,7 @@ export type CreateAppOptions = {
   readonly log?: Logger;
   readonly now?: () => Date;
   readonly openExternal?: (url: string) => Promise<void>;
-  /** The storage when it is not the SQLite file (a PostgreSQL fixture: core/audit/pg-instance.fixture.ts); prefer openDatabaseApp. */
-  readonly database?: Database;
 };
-
-/** What openApp takes: the storage comes from the environment (SVC_DATABASE_URL), never from the caller. */
-export type OpenAppOptions = Omit<CreateAppOptions, 'database'>;
 
 type Storage = {
   readonly db: Db | undefined;
@@ -155,13 +151,11 @@ const openSqlite = (dataDir: string): Db =>
 /**
  * The synchronous SQLite app: tests, benches, and everything that opens the data dir's file. Production entry
  * points call `openApp`, which chooses the back end from SVC_DATABASE_URL; with that set, this refuses (a SQLite
- * app would silently split the data of a team server). With `database` (kept for callers written before
- * openDatabaseApp), the settings start from the SQLite file and come from `database` after
- * `await app.settings.reload()`; prefer openDatabaseApp.
+ * app would silently split the data of a team server).
  */
 export const createApp = (options: CreateAppOptions): App => {
   const env = options.env ?? process.env;
-  if (envSetting(env, 'databaseUrl') !== '' && options.database === undefined) {
+  if (envSetting(env, 'databaseUrl') !== '') {
     throw new Error('SVC_DATABASE_URL is set: open the app with `await openApp(...)` (core/app.ts), which connects to PostgreSQL');
   }
   securedDataDir(options);
@@ -171,7 +165,7 @@ export const createApp = (options: CreateAppOptions): App => {
     db.close();
     return servicesClosed;
   };
-  return assemble(options, env, { db, database: options.database ?? sqliteDatabase(db), close }, readStoredSettings(db));
+  return assemble(options, env, { db, database: sqliteDatabase(db), close }, readStoredSettings(db));
 };
 
 export type DatabaseAppOptions = {
@@ -184,7 +178,7 @@ export type DatabaseAppOptions = {
  * whenever an instance on the same database changes them (LISTEN/NOTIFY). openApp uses it after connecting and
  * migrating; tests use it through appPerTest (core/test-support/backends.ts).
  */
-export const openDatabaseApp = async (options: OpenAppOptions, database: Database, how: DatabaseAppOptions): Promise<App> => {
+export const openDatabaseApp = async (options: CreateAppOptions, database: Database, how: DatabaseAppOptions): Promise<App> => {
   const env = options.env ?? process.env;
   securedDataDir(options);
   let listening: Listening | undefined;
@@ -209,7 +203,7 @@ export const openDatabaseApp = async (options: OpenAppOptions, database: Databas
  * the migrations applied once under an advisory lock (instances starting together queue on it), and an app on
  * PostgreSQL. The data dir still holds the secrets file and local bundles.
  */
-export const openApp = async (options: OpenAppOptions): Promise<App> => {
+export const openApp = async (options: CreateAppOptions): Promise<App> => {
   const env = options.env ?? process.env;
   const databaseUrl = envSetting(env, 'databaseUrl');
   if (databaseUrl === '') return createApp(options);

@@ -95,7 +95,7 @@ export type TestApp = {
  * appPerTest(backend); ... t().app ... })`. On PostgreSQL the app is the one openApp builds (openDatabaseApp on a
  * fresh migrated database): no SQLite at all, and `app.db` throws.
  */
-export const appPerTest = (backend: TestBackend, options: Omit<CreateAppOptions, 'dataDir' | 'database'> = {}): (() => TestApp) => {
+export const appPerTest = (backend: TestBackend, options: Omit<CreateAppOptions, 'dataDir'> = {}): (() => TestApp) => {
   let current: TestApp | undefined;
   const cleanups: (() => Promise<void> | void)[] = [];
   beforeEach(async () => {
