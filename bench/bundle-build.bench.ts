@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { createApp } from '../core/app.ts';
-import { iterateEvidence } from '../core/audit/store.ts';
+import { evidenceRows, rowToRecord } from '../core/audit/store.ts';
 import { schemaKeys } from '../core/audit/types.ts';
 import { SFCECClient } from '../core/cec/client.ts';
 import { exampleRange, seedExamples } from '../core/cec/test-support.ts';
@@ -41,8 +41,8 @@ const exportNdjson = async (dir: string): Promise<string> => {
   const out = createWriteStream(file);
   for (const schemaKey of schemaKeys) {
     let lines: string[] = [];
-    for (const record of iterateEvidence(app, { projectId, from: exampleRange[0], to: exampleRange[1], schemaKey })) {
-      lines.push(`${JSON.stringify(record)}\n`);
+    for await (const row of evidenceRows(app.database, { projectId, from: exampleRange[0], to: exampleRange[1], schemaKey })) {
+      lines.push(`${JSON.stringify(rowToRecord(row))}\n`);
       if (lines.length >= 1000) {
         if (!out.write(lines.join(''))) await once(out, 'drain');
         lines = [];

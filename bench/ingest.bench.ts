@@ -28,7 +28,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { type App, createApp } from '../core/app.ts';
+import { type App, createApp, openDatabaseApp } from '../core/app.ts';
 import { recordColumns } from '../core/audit/chain-writer.ts';
 import { examplePayloads } from '../core/audit/examples.ts';
 import { appendEvidenceAsync } from '../core/audit/store.ts';
@@ -259,7 +259,7 @@ const postgresBench = async (total: number): Promise<void> => {
     const instance = async (url: string): Promise<App> => {
       const pool = await connectPostgres(url, { source: 'bench database', max: 4 });
       pools.push(pool);
-      const app = createApp({ dataDir: ':memory:', env: {}, database: postgresDatabase(pool) });
+      const app = await openDatabaseApp({ dataDir: ':memory:', env: {} }, postgresDatabase(pool), { closeDatabase: false });
       apps.push(app);
       return app;
     };
@@ -302,7 +302,7 @@ const postgresBench = async (total: number): Promise<void> => {
     printRow('  throughput two / one svc serve', ratio(servedOne.side.timing.ms, servedTwo.side.timing.ms));
   } finally {
     stopServed();
-    for (const app of apps) app.close();
+    for (const app of apps) await app.close();
     await Promise.all(pools.map((pool) => pool.end()));
     await stopSharedServer(root);
     rmSync(root, { recursive: true, force: true });

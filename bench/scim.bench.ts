@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type App, createApp } from '../core/app.ts';
+import { type App, createApp, openDatabaseApp } from '../core/app.ts';
 import { createApiKey } from '../core/identity/api-keys/service.ts';
 import { postgresMigrations } from '../core/migrations.ts';
 import { migratePostgres } from '../core/store/postgres-migrate.ts';
@@ -143,7 +143,7 @@ else {
     if ('error' in started) throw new Error(started.error);
     const pool = await connectPostgres(started.url, { source: 'bench', max: 4 });
     await migratePostgres(pool, postgresMigrations());
-    const app = createApp({ dataDir: ':memory:', env: {}, database: postgresDatabase(pool) });
+    const app = await openDatabaseApp({ dataDir: ':memory:', env: {} }, postgresDatabase(pool), { closeDatabase: false });
     await measure('PostgreSQL (loopback)', app);
     await app.close();
     await pool.end();

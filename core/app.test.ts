@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type App, createApp, openApp, openPostgresApp } from './app.ts';
+import { type App, createApp, openApp } from './app.ts';
 import { postgresMigrations } from './migrations.ts';
 import { freshPostgresUrl, postgresUnavailable } from './test-support/postgres.ts';
 
@@ -44,7 +44,7 @@ describe('openApp', () => {
 describe.skipIf(postgresUnavailable !== undefined)('openApp on PostgreSQL', () => {
   it('connects, migrates once when three instances start together, and has no SQLite connection', async () => {
     const url = await freshPostgresUrl();
-    const apps = await Promise.all([1, 2, 3].map(() => openPostgresApp(url, { dataDir: scratch(), env: {} })));
+    const apps = await Promise.all([1, 2, 3].map(() => openApp({ dataDir: scratch(), env: { SVC_DATABASE_URL: url } })));
     opened.push(...apps);
     const [first, second] = apps as [App, App, App];
     expect(first.database.dialect).toBe('postgres');
@@ -58,21 +58,21 @@ describe.skipIf(postgresUnavailable !== undefined)('openApp on PostgreSQL', () =
   });
 
   it('close() ends the pool: the app cannot query afterwards', async () => {
-    const app = await openPostgresApp(await freshPostgresUrl(), { dataDir: scratch(), env: {} });
+    const app = await openApp({ dataDir: scratch(), env: { SVC_DATABASE_URL: await freshPostgresUrl() } });
     await app.database.one(count, 'SELECT 1 AS n');
     await app.close();
     await expect(app.database.one(count, 'SELECT 1 AS n')).rejects.toThrow(/pool/i);
   });
 
   it('refuses a pool size outside 2-200, naming the variable', async () => {
-    const env = { SVC_DATABASE_POOL_SIZE: '1' };
-    await expect(openPostgresApp(await freshPostgresUrl(), { dataDir: scratch(), env })).rejects.toThrow(/^SVC_DATABASE_POOL_SIZE: /);
+    const env = { SVC_DATABASE_URL: await freshPostgresUrl(), SVC_DATABASE_POOL_SIZE: '1' };
+    await expect(openApp({ dataDir: scratch(), env })).rejects.toThrow(/^SVC_DATABASE_POOL_SIZE: /);
   });
 
   it('a database that cannot be reached is one line naming the setting, without the password', async () => {
     const url = new URL(await freshPostgresUrl());
     url.pathname = '/no_such_database';
-    const error = await openPostgresApp(url.toString(), { dataDir: scratch(), env: {} }).catch((e: unknown) => e as Error);
+    const error = await openApp({ dataDir: scratch(), env: { SVC_DATABASE_URL: url.toString() } }).catch((e: unknown) => e as Error);
     expect((error as Error).message).toMatch(
       /^SVC_DATABASE_URL: cannot connect to postgres:\/\/svc_test:\*\*\*@.*no_such_database: database does not exist$/,
     );

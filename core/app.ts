@@ -16,7 +16,6 @@ import { silentLogger } from './log.ts';
 import { migrations } from './migrations.ts';
 import type { Database, Listening } from './store/database.ts';
 import { type Db, openDatabase } from './store/db.ts';
-import { refuseUnfinishedPostgres } from './store/postgres-readiness.ts';
 import { securePrivateTree } from './store/private-files.ts';
 import { databaseFile } from './store/snapshot.ts';
 import { sqliteDatabase } from './store/sqlite-database.ts';
@@ -57,11 +56,12 @@ const createEventBus = (): EventBus => {
  */
 export type App = {
   /**
-   * The synchronous SQLite connection of the domains not yet moved to `database`; goes when the last one moves.
-   * On PostgreSQL (openApp with SVC_DATABASE_URL) there is none: reading it throws, so a leftover use fails loudly.
+   * The SQLite connection under `database` when the app runs on the data dir's file (createApp): the evidence
+   * chain's synchronous insert path (audit/chain-writer.ts) and tests that look at rows. On PostgreSQL there is
+   * none: reading it throws, so a use that assumes SQLite fails loudly.
    */
   readonly db: Db;
-  /** The asynchronous storage every moved domain uses: SQLite here, PostgreSQL once openApp selects it. */
+  /** The storage of every domain: the SQLite file (createApp) or PostgreSQL (openApp with SVC_DATABASE_URL). */
   readonly database: Database;
   /** null when the app runs on `:memory:` (tests). */
   readonly dataDir: string | null;
@@ -80,6 +80,7 @@ export type App = {
   close(): Promise<void>;
 };
 
+/** What every app takes; the storage is never the caller's: openApp reads SVC_DATABASE_URL, createApp opens the file. */
 export type CreateAppOptions = {
   /** A directory for the SQLite file and secrets, or ':memory:' for tests. */
   readonly dataDir: string;
@@ -88,12 +89,7 @@ export type CreateAppOptions = {
   readonly log?: Logger;
   readonly now?: () => Date;
   readonly openExternal?: (url: string) => Promise<void>;
-  /** The moved domains' storage when it is not the SQLite file (tests on PostgreSQL: core/test-support/backends.ts). */
-  readonly database?: Database;
 };
-
-/** What openApp takes: the storage comes from the environment (SVC_DATABASE_URL), never from the caller. */
-export type OpenAppOptions = Omit<CreateAppOptions, 'database'>;
 
 type Storage = {
   readonly db: Db | undefined;
@@ -155,15 +151,11 @@ const openSqlite = (dataDir: string): Db =>
 /**
  * The synchronous SQLite app: tests, benches, and everything that opens the data dir's file. Production entry
  * points call `openApp`, which chooses the back end from SVC_DATABASE_URL; with that set, this refuses (a SQLite
- * app would silently split the data of a team server). With `database` (kept for callers written before
- * openDatabaseApp), the settings start from the SQLite file and come from `database` after
- * `await app.settings.reload()`; prefer openDatabaseApp.
+ * app would silently split the data of a team server).
  */
 export const createApp = (options: CreateAppOptions): App => {
   const env = options.env ?? process.env;
-  const databaseUrl = envSetting(env, 'databaseUrl');
-  refuseUnfinishedPostgres(databaseUrl);
-  if (databaseUrl !== '' && options.database === undefined) {
+  if (envSetting(env, 'databaseUrl') !== '') {
     throw new Error('SVC_DATABASE_URL is set: open the app with `await openApp(...)` (core/app.ts), which connects to PostgreSQL');
   }
   securedDataDir(options);
@@ -173,17 +165,12 @@ export const createApp = (options: CreateAppOptions): App => {
     db.close();
     return servicesClosed;
   };
-  return assemble(options, env, { db, database: options.database ?? sqliteDatabase(db), close }, readStoredSettings(db));
+  return assemble(options, env, { db, database: sqliteDatabase(db), close }, readStoredSettings(db));
 };
 
 export type DatabaseAppOptions = {
   /** Whether app.close() ends `database` too (openApp: yes; a test that shares it between apps: no). */
   readonly closeDatabase: boolean;
-  /**
-   * Tests only, while domains remain SQLite-only (postgres-readiness.ts): an in-memory SQLite `app.db` for them.
-   * Without it `app.db` throws, so a leftover use fails loudly.
-   */
-  readonly unmovedOnSqlite: boolean;
 };
 
 /**
@@ -191,18 +178,16 @@ export type DatabaseAppOptions = {
  * whenever an instance on the same database changes them (LISTEN/NOTIFY). openApp uses it after connecting and
  * migrating; tests use it through appPerTest (core/test-support/backends.ts).
  */
-export const openDatabaseApp = async (options: OpenAppOptions, database: Database, how: DatabaseAppOptions): Promise<App> => {
+export const openDatabaseApp = async (options: CreateAppOptions, database: Database, how: DatabaseAppOptions): Promise<App> => {
   const env = options.env ?? process.env;
   securedDataDir(options);
-  const db = how.unmovedOnSqlite ? openSqlite(':memory:') : undefined;
   let listening: Listening | undefined;
   const close = async (servicesClosed: Promise<void>): Promise<void> => {
     await servicesClosed;
     await listening?.close();
-    db?.close();
     if (how.closeDatabase) await database.close();
   };
-  const app = assemble(options, env, { db, database, close }, await loadStoredSettings(database));
+  const app = assemble(options, env, { db: undefined, database, close }, await loadStoredSettings(database));
   const reload = (): void =>
     void app.settings
       .reload()
@@ -212,37 +197,16 @@ export const openDatabaseApp = async (options: OpenAppOptions, database: Databas
 };
 
 /**
- * @deprecated Use openDatabaseApp. The synchronous form of the first openApp commit, kept so callers written
- * against it still build: no LISTEN, and the settings start as none stored (right for a fresh test database)
- * until `await app.settings.reload()`.
- */
-export const databaseApp = (options: OpenAppOptions, database: Database, closeDatabase: boolean): App => {
-  securedDataDir(options);
-  const close = async (servicesClosed: Promise<void>): Promise<void> => {
-    await servicesClosed;
-    if (closeDatabase) await database.close();
-  };
-  return assemble(options, options.env ?? process.env, { db: undefined, database, close }, {});
-};
-
-/**
  * The composition root of every production entry point (`svc serve`, the desktop app, the CLI commands, the SDK's
  * default app, the bundle build worker). Without SVC_DATABASE_URL: the SQLite file in the data dir, as
- * `createApp`. With it: refused (one line, exit 2) while domains remain SQLite-only; then a checked pool,
- * the migrations applied once under an advisory lock (instances starting together queue on it), and an app
- * on PostgreSQL. The data dir still holds the secrets file and local bundles.
+ * `createApp`. With it: a checked pool (a bad URL or an unreachable database is one line naming the setting),
+ * the migrations applied once under an advisory lock (instances starting together queue on it), and an app on
+ * PostgreSQL. The data dir still holds the secrets file and local bundles.
  */
-export const openApp = async (options: OpenAppOptions): Promise<App> => {
+export const openApp = async (options: CreateAppOptions): Promise<App> => {
   const env = options.env ?? process.env;
   const databaseUrl = envSetting(env, 'databaseUrl');
   if (databaseUrl === '') return createApp(options);
-  refuseUnfinishedPostgres(databaseUrl);
-  return openPostgresApp(databaseUrl, options);
-};
-
-/** openApp's PostgreSQL half, without the readiness check (tested directly until every domain has moved). */
-export const openPostgresApp = async (databaseUrl: string, options: OpenAppOptions): Promise<App> => {
-  const env = options.env ?? process.env;
   // Loaded only here: the SQLite app (desktop, CLI start-up) never pays for the pg driver.
   const [{ connectPostgres, postgresDatabase }, { migratePostgres }, { postgresMigrations }] = await Promise.all([
     import('./store/postgres-database.ts'),
@@ -256,7 +220,7 @@ export const openPostgresApp = async (databaseUrl: string, options: OpenAppOptio
     await pool.end().catch(() => undefined);
     throw new AppError('UNAVAILABLE', `${envOnlySettings.databaseUrl.env}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return openDatabaseApp(options, postgresDatabase(pool), { closeDatabase: true, unmovedOnSqlite: false });
+  return openDatabaseApp(options, postgresDatabase(pool), { closeDatabase: true });
 };
 
 export { service } from './app-service.ts';

@@ -7,9 +7,8 @@ import type { PreparedInput } from './input.ts';
 import type { EvidenceRecord } from './types.ts';
 
 /**
- * Appending to the hash chains: one module for both back ends and for the synchronous SQLite path that code not
- * yet moved onto `app.database` still calls. The linking (head, seq, prev_hash, hash, row values) is written once
- * in `ChainLinker`; the drivers below only decide how rows reach the database.
+ * Appending to the hash chains on both back ends. The linking (head, seq, prev_hash, hash, row values) is written
+ * once in `ChainLinker`; `attempt` only decides how rows reach the database.
  */
 
 export const recordColumns = 'seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash';
@@ -59,7 +58,7 @@ type Head = { seq: number; hash: string };
 /** The payload slot of a record that is hashed and stored but not returned (the stored text is the JCS). */
 const notCollected: Record<string, unknown> = Object.freeze({});
 
-/** Links inputs onto their projects' chains and queues their rows; pure, the drivers do the I/O. */
+/** Links inputs onto their projects' chains and queues their rows; pure, `attempt` does the I/O. */
 class ChainLinker<I extends PreparedInput> {
   readonly heads = new Map<string, Head>();
   readonly records: EvidenceRecord[] = [];
@@ -235,29 +234,5 @@ const attempt = async <I extends PreparedInput>(
   }
   if (linker.inputs.length > 0) await insertMany();
   for (const row of linker.headRows()) await tx.run(setHeadSql, row);
-  return linker.records;
-};
-
-/**
- * The synchronous path for callers not yet on `app.database` (SQLite only): the same linking, rows one by one in
- * a BEGIN IMMEDIATE transaction (a savepoint when the caller already holds one).
- */
-export const writeChainSync = (db: Db, inputs: readonly PreparedInput[], options: WriteOptions<PreparedInput>): EvidenceRecord[] => {
-  const linker = new ChainLinker(options);
-  const head = db.prepare<[string], z.infer<typeof headRow>>(headSql);
-  const insert = db.prepare(insertSql(1));
-  const setHead = db.prepare(setHeadSql);
-  db.transaction(() => {
-    for (const input of inputs) {
-      linker.link(input, linker.headOf(input.project_id) ?? linker.setHead(input.project_id, head.get(input.project_id)));
-      try {
-        insert.run(linker.values);
-      } catch (error) {
-        throw isUniqueViolation(error) ? linker.conflict(input, linker.firstIndex) : error;
-      }
-      linker.clear();
-    }
-    for (const row of linker.headRows()) setHead.run(row);
-  }).immediate();
   return linker.records;
 };

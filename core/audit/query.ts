@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { App } from '../app.ts';
 import { recordColumns } from './chain-writer.ts';
-import { dayBounds, evidenceRow, rowToRecord } from './store.ts';
+import { evidenceRow, rowToRecord, timeFilter } from './store.ts';
 import { schemaKeys } from './types.ts';
 import type { EvidenceRecord, SchemaKey } from './types.ts';
 
@@ -28,22 +28,21 @@ export type EvidencePage = {
   limit: number;
 };
 
-const filter = `project_id = ? AND timestamp >= ? AND timestamp < ? AND (? = '' OR schema_key = ?)`;
-const pageSql = `SELECT ${recordColumns} FROM audit_records WHERE ${filter} AND seq > ? ORDER BY seq LIMIT ? OFFSET ?`;
-const totalSql = `SELECT count(*) AS n FROM audit_records WHERE ${filter}`;
-
 /** One page of a project's records in chain order, filtered by schema key and inclusive UTC date range. */
 export const queryEvidence = async (app: App, q: EvidenceQuery): Promise<EvidencePage> => {
-  const { start, end } = dayBounds(q.from, q.to);
+  const time = timeFilter(q.from, q.to);
   const key = q.schemaKey ?? '';
+  const filter = `project_id = ? AND ${time.sql} AND (? = '' OR schema_key = ?)`;
+  const params = [q.projectId, ...time.params, key, key];
   const offset = q.cursor === undefined && q.page !== undefined ? (q.page - 1) * q.limit : 0;
   // Page and total from one snapshot, so the total counts the records the pages are drawn from.
   const snapshot = await app.database.snapshot();
   try {
     // One extra row tells whether another page exists without a second query.
-    const rows = await snapshot.all(evidenceRow, pageSql, [q.projectId, start, end, key, key, q.cursor ?? 0, q.limit + 1, offset]);
+    const pageSql = `SELECT ${recordColumns} FROM audit_records WHERE ${filter} AND seq > ? ORDER BY seq LIMIT ? OFFSET ?`;
+    const rows = await snapshot.all(evidenceRow, pageSql, [...params, q.cursor ?? 0, q.limit + 1, offset]);
     const records = rows.slice(0, q.limit).map(rowToRecord);
-    const total = (await snapshot.one(countRow, totalSql, [q.projectId, start, end, key, key]))?.n ?? 0;
+    const total = (await snapshot.one(countRow, `SELECT count(*) AS n FROM audit_records WHERE ${filter}`, params))?.n ?? 0;
     return {
       records,
       next_cursor: rows.length > q.limit ? (records.at(-1)?.seq ?? null) : null,

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type App, createApp } from '../app.ts';
 import { AppError } from '../errors.ts';
 import { type TestBackend, appPerTest, testBackends } from '../test-support/backends.ts';
 import { GENESIS_HASH, computeRecordHash, hashWithCanonicalPayload, jcs } from './chain.ts';
 import { examplePayloads, exampleEvidence } from './examples.ts';
-import { appendEvidence, appendEvidenceAsync, chainRows, countEvidence, evidenceRows, iterateEvidence } from './store.ts';
+import { appendEvidenceAsync, chainRows, countEvidence, evidenceRows } from './store.ts';
 import type { EvidenceInput } from './types.ts';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
@@ -207,27 +206,5 @@ describe.each(testBackends)('range reads on $name', (backend) => {
     expect(segment.map((r) => r.seq)).toEqual(Array.from({ length: 1003 }, (_, i) => 999 + i));
     expect(segment[1]?.prev_hash).toBe(segment[0]?.hash);
     expect((await countEvidence(app.database, { projectId: 'big' })).score_records).toBe(417);
-  });
-});
-
-describe('appendEvidence (synchronous, SQLite only: for callers not yet on app.database)', () => {
-  let app: App;
-  afterEach(() => app?.close());
-
-  it('links, reads back and refuses duplicates like appendEvidenceAsync', async () => {
-    app = createApp({ dataDir: ':memory:', env: {}, now: () => now });
-    const sync = appendEvidence(app, [score({ record_id: 'a' }), score({ record_id: 'b', project_id: 'p2' })]);
-    const later = await appendEvidenceAsync(app, [score({ record_id: 'c' })]);
-    expect([...sync, ...later].map((r) => [r.project_id, r.seq])).toEqual([
-      ['p1', 1],
-      ['p2', 1],
-      ['p1', 2],
-    ]);
-    expect(later[0]?.prev_hash).toBe(sync[0]?.hash);
-    expect([...iterateEvidence(app, { projectId: 'p1' })].map((r) => r.record_id)).toEqual(['a', 'c']);
-    expect(() => appendEvidence(app, [score({ record_id: 'fresh' }), score({ record_id: 'a' })])).toThrow(
-      /record 1: record_id a already exists/,
-    );
-    expect([...iterateEvidence(app, { projectId: 'p1' })]).toHaveLength(2);
   });
 });

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import type { App } from '../app.ts';
-import { service } from '../app.ts';
 import { AppError } from '../errors.ts';
 import type { Queryable } from '../store/database.ts';
-import type { Db } from '../store/db.ts';
 import { sqliteDatabase } from '../store/sqlite-database.ts';
 import { noteAppended } from './anchors/scheduler.ts';
-import { type ChainTarget, recordColumns as columns, writeChain, writeChainSync } from './chain-writer.ts';
+import { type ChainTarget, recordColumns as columns, writeChain } from './chain-writer.ts';
 import { formatIssues, prepareInput } from './input.ts';
 import type { PreparedInput } from './input.ts';
 import { schemaKeys } from './types.ts';
@@ -33,17 +31,7 @@ export const evidenceRow: z.ZodType<EvidenceRow> = z.object({
   hash: z.string(),
 });
 
-const byRangeSql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq > ? AND timestamp >= ? AND timestamp < ?
-  AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ?`;
 const chainSql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ?`;
-
-/** Prepared statements on the SQLite connection, for the code not yet on `app.database` (bundle anchors, tests). */
-const statements = (db: Db) => ({
-  chain: db.prepare<[string, number, number, number], EvidenceRow>(chainSql),
-  byRange: db.prepare<[string, number, string, string, string, string, number], EvidenceRow>(byRangeSql),
-});
-export type AuditStatements = ReturnType<typeof statements>;
-export const auditStatements = (app: App): AuditStatements => service(app, 'audit.statements', () => statements(app.db));
 
 type Inputs = readonly (EvidenceInput | Readonly<Record<string, unknown>>)[];
 
@@ -79,7 +67,10 @@ const prepareAll = (app: App, inputs: Inputs): PreparedInput[] => {
   return prepared;
 };
 
-/** The app's chain target: its own SQLite connection for the synchronous row path when `database` wraps it. */
+/**
+ * The app's chain target: on SQLite, the connection `database` wraps, for the synchronous per-row INSERTs of the
+ * desktop's ingest hot path (chain-writer.ts).
+ */
 export const chainTarget = (app: App): ChainTarget => ({
   database: app.database,
   sqlite: app.database.dialect === 'sqlite' && app.database === sqliteDatabase(app.db) ? app.db : null,
@@ -103,66 +94,52 @@ export const appendEvidenceAsync = async (app: App, inputs: Inputs): Promise<Evi
   return records;
 };
 
-/**
- * The same append, synchronously, for code not yet moved onto `app.database` (it runs inside their own
- * `app.db` transactions): SQLite only, same validation, linking and errors as appendEvidenceAsync.
- */
-export const appendEvidence = (app: App, inputs: Inputs): EvidenceRecord[] => {
-  if (app.database.dialect !== 'sqlite') {
-    throw new Error('appendEvidence writes the SQLite connection; on PostgreSQL call appendEvidenceAsync');
-  }
-  const prepared = prepareAll(app, inputs);
-  const records = writeChainSync(app.db, prepared, { collect: true, recordedAt: app.now().toISOString() });
-  noteAppended(app, projectsOf(prepared));
-  return records;
-};
-
 const pageSize = 1000;
 
 export type EvidenceFilter = { projectId: string; from?: string; to?: string; schemaKey?: SchemaKey };
 
-/** Start and end (exclusive) instants of an inclusive `YYYY-MM-DD` UTC date range; open ends when absent. */
-export const dayBounds = (from?: string, to?: string): { start: string; end: string } => {
+/**
+ * The half-open instant range [start, end) of an inclusive `YYYY-MM-DD` UTC date range: start is the first day's
+ * midnight ('' when absent: the empty string sorts first under every collation), end the midnight after the last
+ * day, or null when absent (or past year 9999).
+ */
+export const dayBounds = (from?: string, to?: string): { start: string; end: string | null } => {
   for (const day of [from, to]) {
     if (day !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`)))) {
       throw new AppError('VALIDATION', `Invalid date ${day.slice(0, 40)}; expected YYYY-MM-DD`);
     }
   }
   const start = from === undefined ? '' : `${from}T00:00:00.000Z`;
-  if (to === undefined) return { start, end: '\uffff' };
+  if (to === undefined) return { start, end: null };
   const next = new Date(`${to}T00:00:00.000Z`);
   next.setUTCDate(next.getUTCDate() + 1);
-  return { start, end: next.toISOString() };
+  // After 9999-12-31 no record can lie (event times have four-digit years), and '+010000-…' would sort first.
+  return { start, end: next.getUTCFullYear() > 9999 ? null : next.toISOString() };
 };
 
 /**
- * The project's records in chain order whose event time lies in the inclusive UTC date range, optionally of
- * one schema key. Reads in pages, so it holds no statement open between yields (callers may write meanwhile).
+ * The event-time condition of an inclusive UTC date range, for SQL on either back end. An open end is no upper
+ * bound rather than a sentinel string: a sentinel's order depends on the collation (glibc's en_US ignores U+FFFF,
+ * so `timestamp < '\uffff'` matched nothing on such a PostgreSQL database).
  */
-export function* iterateEvidence(app: App, q: EvidenceFilter): IterableIterator<EvidenceRecord> {
-  const st = auditStatements(app);
-  const { start, end } = dayBounds(q.from, q.to);
-  const key = q.schemaKey ?? '';
-  let after = 0;
-  for (;;) {
-    const rows = st.byRange.all(q.projectId, after, start, end, key, key, pageSize);
-    for (const row of rows) yield rowToRecord(row);
-    const last = rows.at(-1);
-    if (last === undefined || rows.length < pageSize) return;
-    after = last.seq;
-  }
-}
+export const timeFilter = (from?: string, to?: string): { sql: string; params: string[] } => {
+  const { start, end } = dayBounds(from, to);
+  return end === null ? { sql: 'timestamp >= ?', params: [start] } : { sql: 'timestamp >= ? AND timestamp < ?', params: [start, end] };
+};
 
 /**
- * iterateEvidence on either back end: keyset pages of stored rows (bounded memory at any size), from `db` (the
- * app's database or a read snapshot).
+ * The project's stored rows in chain order whose event time lies in the inclusive UTC date range, optionally of
+ * one schema key, from `db` (the app's database or a read snapshot). Keyset pages: bounded memory at any size,
+ * and no statement held open between pages (callers may write meanwhile).
  */
 export async function* evidenceRows(db: Queryable, q: EvidenceFilter): AsyncGenerator<EvidenceRow> {
-  const { start, end } = dayBounds(q.from, q.to);
+  const time = timeFilter(q.from, q.to);
   const key = q.schemaKey ?? '';
+  const sql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq > ? AND ${time.sql}
+    AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ?`;
   let after = 0;
   for (;;) {
-    const rows = await db.all(evidenceRow, byRangeSql, [q.projectId, after, start, end, key, key, pageSize]);
+    const rows = await db.all(evidenceRow, sql, [q.projectId, after, ...time.params, key, key, pageSize]);
     yield* rows;
     const last = rows.at(-1);
     if (last === undefined || rows.length < pageSize) return;
@@ -188,17 +165,15 @@ export async function* chainRows(
   }
 }
 
-const countsSql = `SELECT schema_key, count(*) AS n FROM audit_records WHERE project_id = ? AND timestamp >= ? AND timestamp < ?
-  GROUP BY schema_key`;
-
 /** Records per schema key (all six keys present, zero when none) in the inclusive UTC date range. */
 export const countEvidence = async (
   db: Queryable,
   q: { projectId: string; from?: string; to?: string },
 ): Promise<Record<SchemaKey, number>> => {
-  const { start, end } = dayBounds(q.from, q.to);
+  const time = timeFilter(q.from, q.to);
   const counts = Object.fromEntries(schemaKeys.map((key) => [key, 0])) as Record<SchemaKey, number>;
-  const rows = await db.all(z.object({ schema_key: z.string(), n: z.number() }), countsSql, [q.projectId, start, end]);
+  const sql = `SELECT schema_key, count(*) AS n FROM audit_records WHERE project_id = ? AND ${time.sql} GROUP BY schema_key`;
+  const rows = await db.all(z.object({ schema_key: z.string(), n: z.number() }), sql, [q.projectId, ...time.params]);
   for (const row of rows) {
     if (row.schema_key in counts) counts[row.schema_key as SchemaKey] = row.n;
   }

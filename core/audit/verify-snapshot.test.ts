@@ -8,7 +8,7 @@ import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { createApp } from '../app.ts';
 import { exampleEvidence } from './examples.ts';
 import { exportNdjson } from './export.ts';
-import { appendEvidence, appendEvidenceAsync } from './store.ts';
+import { appendEvidenceAsync } from './store.ts';
 import { verifyChain } from './verify.ts';
 
 const worker = join(import.meta.dirname, 'concurrency-worker.fixture.ts');
@@ -24,7 +24,7 @@ describe('consistent reads while other processes append', () => {
     try {
       // Longer than one verification page (2000), so every walk yields between pages while writers commit.
       for (let b = 0; b < 10; b++) {
-        appendEvidence(
+        await appendEvidenceAsync(
           app,
           Array.from({ length: 500 }, (_, i) => ({ ...exampleEvidence(i, 'shared'), record_id: `s-${b}-${i}` })),
         );

@@ -1,9 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { type App, createApp, openApp } from '../app.ts';
-import { envSetting } from '../config/env-settings.ts';
-import { envOnlySettings } from '../config/settings-schema.ts';
+import { type App, openApp } from '../app.ts';
 import { AppError, type ErrorCode } from '../errors.ts';
-import { domainsNotYetOnPostgres } from '../store/postgres-readiness.ts';
 import { type BuildParams, type BuiltBundle, writeBundle } from './build.ts';
 
 /** One build request to the worker (plain, structured-clonable data). */
@@ -43,48 +40,27 @@ const toWorkerError = (error: unknown): WorkerError => {
 };
 
 /**
- * The worker's own app on the parent's storage: the SQLite file of the data dir, or, when the parent runs on
- * PostgreSQL (SVC_DATABASE_URL in the job's env), a pool of its own on the same database. The parent already
- * migrated it and passed the start-up checks. Once every domain has moved this is openApp, as for the parent;
- * until then the domains that are still SQLite-only read the data dir's file, as the parent does (docs/decisions.md,
- * "Bundles, keys and DPAs on PostgreSQL"). The URL is never logged: connection errors show it with the password masked.
+ * The worker's own app on the parent's storage, opened as the parent's was: the data dir's SQLite file, or, when
+ * the job's env carries SVC_DATABASE_URL, a pool of its own on the same PostgreSQL database (already migrated by
+ * the parent, so the worker's migration check finds nothing to do). The URL is never logged: connection errors
+ * show it with the password masked.
  */
-const openJobApp = async (job: WorkerJob): Promise<{ app: App; close: () => Promise<void> }> => {
+const openJobApp = (job: WorkerJob): Promise<App> => {
   const offset = Date.parse(job.now) - Date.now();
-  const options = { dataDir: job.dataDir, now: () => new Date(Date.now() + offset) };
-  const databaseUrl = envSetting(job.env, 'databaseUrl');
-  if (databaseUrl === '') {
-    const app = createApp({ ...options, env: job.env });
-    return { app, close: () => app.close() };
-  }
-  if (domainsNotYetOnPostgres.length === 0) {
-    const app = await openApp({ ...options, env: job.env });
-    return { app, close: () => app.close() };
-  }
-  const { connectPostgres, postgresDatabase } = await import('../store/postgres-database.ts');
-  const database = postgresDatabase(await connectPostgres(databaseUrl, { source: envOnlySettings.databaseUrl.env, max: 2 }));
-  const { [envOnlySettings.databaseUrl.env]: _url, ...env } = job.env;
-  const app = createApp({ ...options, env, database });
-  return {
-    app,
-    close: async () => {
-      await app.close();
-      await database.close();
-    },
-  };
+  return openApp({ dataDir: job.dataDir, env: job.env, now: () => new Date(Date.now() + offset) });
 };
 
 /** Runs one build on its own connection to the parent's storage, reporting progress to the parent. */
 const run = async (job: WorkerJob, port: NonNullable<typeof parentPort>): Promise<void> => {
-  let opened: Awaited<ReturnType<typeof openJobApp>>;
+  let app: App;
   try {
-    opened = await openJobApp(job);
+    app = await openJobApp(job);
   } catch (error) {
     port.postMessage({ type: 'error', id: job.id, error: toWorkerError(error) } satisfies WorkerMessage);
     return;
   }
   try {
-    const built = await writeBundle(opened.app, {
+    const built = await writeBundle(app, {
       ...job.params,
       onProgress: (done, total, message) =>
         port.postMessage({ type: 'progress', id: job.id, done, total, message } satisfies WorkerMessage),
@@ -93,7 +69,7 @@ const run = async (job: WorkerJob, port: NonNullable<typeof parentPort>): Promis
   } catch (error) {
     port.postMessage({ type: 'error', id: job.id, error: toWorkerError(error) } satisfies WorkerMessage);
   } finally {
-    await opened.close();
+    await app.close();
   }
 };
 

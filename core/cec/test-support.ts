@@ -2,14 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { type App, createApp, databaseApp } from '../app.ts';
+import { type App, createApp, openDatabaseApp } from '../app.ts';
 import { exampleEvidence } from '../audit/examples.ts';
 import { appendEvidenceAsync } from '../audit/store.ts';
 import type { EvidenceInput, SchemaKey } from '../audit/types.ts';
 import { postgresMigrations } from '../migrations.ts';
 import type { Database } from '../store/database.ts';
 import { migratePostgres } from '../store/postgres-migrate.ts';
-import { domainsNotYetOnPostgres } from '../store/postgres-readiness.ts';
 import { connectPostgres, postgresDatabase } from '../store/postgres-database.ts';
 import type { TestBackend, TestApp } from '../test-support/backends.ts';
 import { freshPostgresUrl } from '../test-support/postgres.ts';
@@ -62,8 +61,7 @@ const signingEnv = { SVC_SIGNING_KEY: 'test-signing-key-0123456789abcdef' };
  * Like appPerTest (core/test-support/backends.ts), for bundles: every app has a data dir of its own (bundles, the
  * Ed25519 key and the build worker need one) and, on PostgreSQL, a fresh database shared by `second()`. The
  * first app's env carries the database's SVC_DATABASE_URL, as an app opened from it does, so its build worker
- * connects to the same database. It is set after createApp, which refuses the URL until every domain has moved
- * to PostgreSQL; the domains that have not (the evidence chain) keep the data dir's SQLite file meanwhile.
+ * connects to the same database.
  */
 export const bundleAppPerTest = (
   backend: TestBackend,
@@ -73,14 +71,12 @@ export const bundleAppPerTest = (
   const appEnv = (): NodeJS.ProcessEnv => ({ ...signingEnv, ...(typeof extraEnv === 'function' ? extraEnv() : extraEnv) });
   let current: (TestApp & { dir: string }) | undefined;
   const cleanups: (() => Promise<void> | void)[] = [];
-  const open = (database: Database | undefined, env: NodeJS.ProcessEnv): { app: App; dir: string } => {
+  const open = async (database: Database | undefined, env: NodeJS.ProcessEnv): Promise<{ app: App; dir: string }> => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-cec-'));
     const app =
       database === undefined
         ? createApp({ dataDir: dir, env })
-        : domainsNotYetOnPostgres.length === 0
-          ? databaseApp({ dataDir: dir, env }, database, false)
-          : createApp({ dataDir: dir, env, database });
+        : await openDatabaseApp({ dataDir: dir, env }, database, { closeDatabase: false });
     cleanups.unshift(async () => {
       await app.close();
       rmSync(dir, { recursive: true, force: true });
@@ -89,7 +85,7 @@ export const bundleAppPerTest = (
   };
   beforeEach(async () => {
     if (backend.name === 'sqlite') {
-      const { app, dir } = open(undefined, appEnv());
+      const { app, dir } = await open(undefined, appEnv());
       current = { app, dir, second: async () => app };
       return;
     }
@@ -101,11 +97,8 @@ export const bundleAppPerTest = (
       cleanups.push(() => database.close());
       return database;
     };
-    const database = await connect(true);
-    const env = appEnv();
-    const { app, dir } = open(database, env);
-    env.SVC_DATABASE_URL = url;
-    current = { app, dir, second: async () => open(await connect(), appEnv()).app };
+    const { app, dir } = await open(await connect(true), { ...appEnv(), SVC_DATABASE_URL: url });
+    current = { app, dir, second: async () => (await open(await connect(), appEnv())).app };
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0)) await cleanup();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type App, createApp } from '../app.ts';
-import { iterateEvidence } from '../audit/store.ts';
+import { queryEvidence } from '../audit/query.ts';
 import { AppError } from '../errors.ts';
 import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { filterChatMessages } from './chat-filter.ts';
@@ -38,7 +38,8 @@ afterAll(async () => {
   await presidio.close();
 });
 
-const evidenceOf = (app: App, projectId = 'p1') => [...iterateEvidence(app, { projectId, schemaKey: 'pii_detections' })];
+const evidenceOf = async (app: App, projectId = 'p1') =>
+  (await queryEvidence(app, { projectId, schemaKey: 'pii_detections', limit: 1000 })).records;
 
 describe('scanText with the built-in engine', () => {
   it('redacts by default and records evidence without the text or matched values', async () => {
@@ -52,7 +53,7 @@ describe('scanText with the built-in engine', () => {
     expect(result.redacted_text).toContain('<PERSON>');
     expect(result.redacted_text).not.toContain('maria.gonzalez');
 
-    const [record, ...more] = evidenceOf(app);
+    const [record, ...more] = await evidenceOf(app);
     expect(more).toEqual([]);
     expect(record?.payload).toMatchObject({
       source: 'test',
@@ -72,7 +73,7 @@ describe('scanText with the built-in engine', () => {
     const error = await scanText(app, request).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: 'UNPROCESSABLE', message: 'PII_DETECTED' });
-    expect(evidenceOf(app)[0]?.payload).toMatchObject({ labels: { action: 'block' }, redacted: false });
+    expect((await evidenceOf(app))[0]?.payload).toMatchObject({ labels: { action: 'block' }, redacted: false });
     const clean = await scanText(app, { ...request, text: 'The build passed.' });
     expect(clean.result).toEqual({ detected: false, entities: [], redacted_text: 'The build passed.', normalized: false });
   });
@@ -108,7 +109,7 @@ describe('evidence and configuration', () => {
       Array.from({ length: 20 }, (_, i) => scanText(app, { ...request, text: `Mail user${i}@example.com` })),
     );
     expect(outcomes.every((o) => o.result.detected)).toBe(true);
-    const records = evidenceOf(app);
+    const records = await evidenceOf(app);
     expect(records.map((r) => r.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     for (let i = 1; i < records.length; i++) expect(records[i]?.prev_hash).toBe(records[i - 1]?.hash);
   });
@@ -214,13 +215,13 @@ describe('filterChatMessages', () => {
     const out = await filterChatMessages(app, messages, 'redact');
     expect(out[0]).toEqual(messages[0]);
     expect(out[1]?.content).toBe('Mail <EMAIL_ADDRESS> please');
-    expect(evidenceOf(app, 'default')[0]?.payload).toMatchObject({ source: 'chat.filter' });
+    expect((await evidenceOf(app, 'default'))[0]?.payload).toMatchObject({ source: 'chat.filter' });
   });
 
   it('blocks with PII_DETECTED, and leaves everything alone when off', async () => {
     const app = newApp();
     await expect(filterChatMessages(app, messages, 'block')).rejects.toMatchObject({ code: 'UNPROCESSABLE', message: 'PII_DETECTED' });
     expect(await filterChatMessages(app, messages, 'off')).toEqual(messages);
-    expect(evidenceOf(app, 'default')).toHaveLength(1);
+    expect(await evidenceOf(app, 'default')).toHaveLength(1);
   });
 });

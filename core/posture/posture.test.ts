@@ -107,8 +107,7 @@ describe('posture.overview', () => {
 });
 
 // Posture's own storage (sample registrations) and what the overview reads through app.database, on both back
-// ends. The chain's records are seeded through app.database SQL (seedChain): the evidence chain store still
-// writes the SQLite connection until it moves (issue 15); the sample's full load above goes through it.
+// ends. The chain's records are seeded through the evidence store (seedChain).
 describe.each(testBackends)('posture storage on $name', (backend) => {
   let clock = new Date('2026-09-18T10:00:00.000Z');
   const t = appPerTest(backend, { env: { SVC_ANCHOR_INTERVAL_MINUTES: '10' }, now: () => clock });

@@ -7,7 +7,6 @@ import { freshPostgresUrl, postgresUnavailable } from '../test-support/postgres.
 import { type TcpCut, tcpCut } from '../test-support/tcp-cut.ts';
 import { connectPostgres, postgresDatabase } from './postgres-database.ts';
 import { migratePostgres } from './postgres-migrate.ts';
-import { domainsNotYetOnPostgres } from './postgres-readiness.ts';
 
 /** Polled, not slept: reconnecting takes a few hundred milliseconds here, longer on a loaded machine. */
 const eventually = { timeout: 20_000, interval: 100 };
@@ -31,8 +30,7 @@ const serveThroughRelay = async (): Promise<{ relay: TcpCut; t: TestServer; app:
   const relay = await tcpCut(direct);
   cleanup.push(() => relay.close());
   const pool = await connectPostgres(relay.url, { source: 'SVC_DATABASE_URL', max: 4, connectTimeoutMs: 5000 });
-  const how = { closeDatabase: true, unmovedOnSqlite: domainsNotYetOnPostgres.length > 0 };
-  const app = await openDatabaseApp({ dataDir: ':memory:', env: {} }, postgresDatabase(pool), how);
+  const app = await openDatabaseApp({ dataDir: ':memory:', env: {} }, postgresDatabase(pool), { closeDatabase: true });
   cleanup.push(() => app.close());
   const t = await createTestServer({ app });
   cleanup.push(() => t.close());

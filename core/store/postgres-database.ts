@@ -23,7 +23,11 @@ const types: pg.CustomTypesConfig = {
 const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
 const isUnavailable = (error: unknown): boolean => {
   const code = (error as { code?: unknown }).code;
-  return (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'))) || /Connection terminated/.test(String(error));
+  // pg's own words for a lost connection: ended under a query, or lost earlier while held idle.
+  return (
+    (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'))) ||
+    /Connection terminated|connection error and is not queryable/.test(String(error))
+  );
 };
 const translateError = (error: unknown): unknown =>
   isUnavailable(error)
@@ -57,22 +61,41 @@ const queryable = (client: Client): Queryable => {
   };
 };
 
+/** A pooled connection held across awaits (a transaction, a snapshot); release() returns or destroys it. */
+type Held = { readonly client: pg.PoolClient; release(failure?: Error): void };
+
+/**
+ * Checks a connection out for a while. A checked-out client has no listener of the pool's: a connection lost
+ * while held (a server restart, a failover, pg_terminate_backend), even idle between two queries, would be
+ * emitted as an unhandled 'error' and end the process. The next query on it rejects on its own; the listener
+ * keeps the loss quiet and remembers it, so release() destroys the connection instead of pooling it again.
+ */
+const hold = async (pool: pg.Pool): Promise<Held> => {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw translateError(error);
+  }
+  let lost: Error | undefined;
+  const onError = (error: Error): void => {
+    lost = error;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release: (failure) => {
+      client.off('error', onError);
+      client.release(failure ?? lost);
+    },
+  };
+};
+
 /** The Database over a node-postgres pool (each transaction holds one pooled connection until it ends). */
 export const postgresDatabase = (pool: pg.Pool): Database => {
   const inTransaction = async <T>(lockKeys: readonly string[], work: (tx: Queryable) => Promise<T>): Promise<T> => {
-    let client: pg.PoolClient;
-    try {
-      client = await pool.connect();
-    } catch (error) {
-      throw translateError(error);
-    }
+    const { client, release } = await hold(pool);
     let broken: Error | undefined;
-    // A checked-out client has no listener of the pool's: a connection lost mid-transaction would be emitted as
-    // an unhandled 'error' and end the process. The failing query rejects on its own; this only keeps it quiet.
-    const lost = (error: Error): void => {
-      broken = error;
-    };
-    client.on('error', lost);
     try {
       // READ COMMITTED (the default) on purpose: each statement after the lock sees the previous holder's commit;
       // REPEATABLE READ would keep the snapshot taken before waiting for the lock.
@@ -87,8 +110,7 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
       });
       throw translateError(error);
     } finally {
-      client.off('error', lost);
-      client.release(broken);
+      release(broken);
     }
   };
   return {
@@ -97,16 +119,11 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
     // Sorted and unique: two batches that lock the same projects take them in the same order (no deadlock).
     serialized: (key, work) => inTransaction(typeof key === 'string' ? [key] : [...new Set(key)].sort(), work),
     snapshot: async () => {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (error) {
-        throw translateError(error);
-      }
+      const { client, release } = await hold(pool);
       try {
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       } catch (error) {
-        client.release(error as Error);
+        release(error as Error);
         throw translateError(error);
       }
       let closed = false;
@@ -120,7 +137,7 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
             () => undefined,
             (error: Error) => error,
           );
-          client.release(failure);
+          release(failure);
         },
       };
     },

@@ -3,8 +3,8 @@ import type { Database, Queryable, ReadSnapshot, SqlParams } from './database.ts
 import type { Db } from './db.ts';
 
 /**
- * The asynchronous Database over the app's existing better-sqlite3 connection, so moved domains and the code
- * that still calls `app.db` synchronously share one connection, one file and one transaction at a time.
+ * The asynchronous Database over the app's better-sqlite3 connection, so the domains and the synchronous users of
+ * `app.db` (the chain writer's per-row INSERTs, tests) share one connection, one file and one transaction at a time.
  *
  * better-sqlite3 runs every statement at once; the promises only give both back ends one shape. Two rules keep
  * the shared connection honest: (1) calls outside a transaction wait while one is open, so no other async flow's

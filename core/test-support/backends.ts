@@ -8,7 +8,6 @@ import type { Database, Dialect } from '../store/database.ts';
 import { openDatabase } from '../store/db.ts';
 import { migratePostgres } from '../store/postgres-migrate.ts';
 import { connectPostgres, postgresDatabase } from '../store/postgres-database.ts';
-import { domainsNotYetOnPostgres } from '../store/postgres-readiness.ts';
 import { sqliteDatabase } from '../store/sqlite-database.ts';
 import { freshPostgresUrl, postgresUnavailable } from './postgres.ts';
 
@@ -93,11 +92,10 @@ export type TestApp = {
 
 /**
  * A fresh app per test on `backend`: `describe.each(testBackends)('... on $name', (backend) => { const t =
- * appPerTest(backend); ... t().app ... })`. On PostgreSQL the domains not yet moved keep an in-memory SQLite
- * connection (`app.db`), so a moved domain's test must not rely on an unmoved domain's rows there. Once every
- * domain has moved, the PostgreSQL app is the one openApp builds: no SQLite at all, and `app.db` throws.
+ * appPerTest(backend); ... t().app ... })`. On PostgreSQL the app is the one openApp builds (openDatabaseApp on a
+ * fresh migrated database): no SQLite at all, and `app.db` throws.
  */
-export const appPerTest = (backend: TestBackend, options: Omit<CreateAppOptions, 'dataDir' | 'database'> = {}): (() => TestApp) => {
+export const appPerTest = (backend: TestBackend, options: Omit<CreateAppOptions, 'dataDir'> = {}): (() => TestApp) => {
   let current: TestApp | undefined;
   const cleanups: (() => Promise<void> | void)[] = [];
   beforeEach(async () => {
@@ -113,8 +111,7 @@ export const appPerTest = (backend: TestBackend, options: Omit<CreateAppOptions,
     }
     const database = await backend.open();
     const open = async (db: Database): Promise<App> => {
-      const how = { closeDatabase: false, unmovedOnSqlite: domainsNotYetOnPostgres.length > 0 };
-      const app = await openDatabaseApp({ env: {}, ...options, dataDir: ':memory:' }, db, how);
+      const app = await openDatabaseApp({ env: {}, ...options, dataDir: ':memory:' }, db, { closeDatabase: false });
       cleanups.unshift(() => app.close());
       return app;
     };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type App, service } from '../../app.ts';
-import { dayBounds } from '../../audit/store.ts';
+import { dayBounds, timeFilter } from '../../audit/store.ts';
 import { schemaKeys } from '../../audit/types.ts';
 import type { Dialect } from '../../store/database.ts';
 import { outcomeRules, postgresFields, seriesSql, sqliteFields } from './outcome-rules.ts';
@@ -58,10 +58,6 @@ const seriesRow = z.object({
 const monthRow = z.object({ schema_key: z.string(), month: z.string(), n: z.number(), first_at: z.string(), latest_at: z.string() });
 type MonthRow = z.infer<typeof monthRow>;
 const headRow = z.object({ head_hash: z.string() });
-
-/** The time filter of a range; an open end is no upper bound (not a sentinel string, whose order depends on the collation). */
-const timeFilter = (start: string, end: string | null): { sql: string; params: string[] } =>
-  end === null ? { sql: 'timestamp >= ?', params: [start] } : { sql: 'timestamp >= ? AND timestamp < ?', params: [start, end] };
 
 /**
  * One statement per key: the latest record of each series with its outcome, grouped in SQL so memory stays flat
@@ -144,7 +140,7 @@ const assessKey = async (
  */
 export const assessEvidence = async (app: App, q: { projectId: string; from?: string; to?: string }): Promise<EvidenceAssessment> => {
   const { start, end } = dayBounds(q.from, q.to);
-  const time = timeFilter(start, q.to === undefined ? null : end);
+  const time = timeFilter(q.from, q.to);
   // The chain head hash covers every record of the project, so it keys the cache exactly: any append (or a
   // dropped chain), on any instance, changes it. Large projects are aggregated once per change, not per screen load.
   const head = await app.database.one(headRow, 'SELECT head_hash FROM audit_chain_heads WHERE project_id = ?', [q.projectId]);

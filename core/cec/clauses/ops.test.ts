@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../app.ts';
 import { examplePayloads } from '../../audit/examples.ts';
-import { appendEvidence } from '../../audit/store.ts';
+import { appendEvidenceAsync } from '../../audit/store.ts';
 import type { SchemaKey } from '../../audit/types.ts';
 import { createTestServer, type TestServer } from '../../http/test-support.ts';
 import type { Actor } from '../../ops/define.ts';
@@ -11,7 +11,7 @@ import { appPerTest, testBackends } from '../../test-support/backends.ts';
 const actor: Actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] };
 
 const add = (app: App, projectId: string, key: SchemaKey, day: string, n = 1) =>
-  appendEvidence(
+  appendEvidenceAsync(
     app,
     Array.from({ length: n }, (_, i) => ({
       project_id: projectId,
@@ -39,12 +39,12 @@ describe('frameworks ops', () => {
   let app: App;
   const call = (name: string, input: unknown) => invoke(name, input, { app, actor });
 
-  beforeAll(() => {
+  beforeAll(async () => {
     app = createApp({ dataDir: ':memory:', env: {}, now: () => new Date('2026-03-15T00:00:00.000Z') });
-    add(app, 'credit', 'score_records', '2026-01-10', 3);
-    add(app, 'credit', 'drift_events', '2026-01-11', 2);
-    add(app, 'credit', 'gate_evaluations', '2026-03-01');
-    add(app, 'other', 'bias_reports', '2026-01-10');
+    await add(app, 'credit', 'score_records', '2026-01-10', 3);
+    await add(app, 'credit', 'drift_events', '2026-01-11', 2);
+    await add(app, 'credit', 'gate_evaluations', '2026-03-01');
+    await add(app, 'other', 'bias_reports', '2026-01-10');
   });
   afterAll(() => app.close());
 
