@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../core/app.ts';
 import { examplePayloads } from '../core/audit/examples.ts';
-import { appendEvidenceAsync, countEvidence } from '../core/audit/store.ts';
+import { appendEvidence, countEvidence } from '../core/audit/store.ts';
 import { type SchemaKey, schemaKeys } from '../core/audit/types.ts';
 import { frameworkIds, projectClauseMap } from '../core/cec/clauses/index.ts';
 import { printRow, ratio } from './support.ts';
@@ -26,7 +26,7 @@ const app = createApp({ dataDir: dir, env: {} });
 const start = Date.UTC(2026, 0, 1);
 try {
   for (let first = 0; first < total; first += 5000) {
-    await appendEvidenceAsync(
+    await appendEvidence(
       app,
       Array.from({ length: Math.min(5000, total - first) }, (_, k) => {
         const i = first + k;

@@ -8,7 +8,7 @@
  *
  * SQLite: both sides write to a fresh data dir with the same schema, indexes and pragmas (WAL, synchronous=FULL),
  * in transactions of BENCH_BATCH rows. Raw: a prepared INSERT of ready-made rows (payload JSON and a hash string
- * precomputed outside the timer). Ours: appendEvidenceAsync on `app.database`, i.e. envelope + payload schema
+ * precomputed outside the timer). Ours: appendEvidence on `app.database`, i.e. envelope + payload schema
  * validation, JCS, chain lock and head lookup, SHA-256 per record, head update. Input generation is outside both
  * timers. The two sides take turns batch by batch (alternating which goes first), so on a shared machine both see
  * the same load: the ratio holds steadier than two runs one after the other. The ratio is raw time / our time
@@ -17,7 +17,7 @@
  * PostgreSQL: a throw-away server started here (core/test-support/postgres-server.ts: the machine's initdb and
  * postgres, fsync off, as in the tests), skipped with the reason printed when none can be started. Raw: the same
  * ready-made rows as multi-row INSERTs of 1,000 in one transaction per batch (the best a client can do without
- * COPY). Ours, one instance: appendEvidenceAsync per batch. Two instances: two apps with their own pools on one
+ * COPY). Ours, one instance: appendEvidence per batch. Two instances: two apps with their own pools on one
  * database, each appending half of every batch to the same project at the same time (they contend for the
  * project's chain lock, as two `svc serve` behind a load balancer do). Then over HTTP: one, then two real
  * `svc serve` processes (the CLI entry, core/store/serve-process.test-support.ts) on databases of their own, each
@@ -31,7 +31,7 @@ import type pg from 'pg';
 import { type App, createApp, openDatabaseApp } from '../core/app.ts';
 import { recordColumns } from '../core/audit/chain-writer.ts';
 import { examplePayloads } from '../core/audit/examples.ts';
-import { appendEvidenceAsync } from '../core/audit/store.ts';
+import { appendEvidence } from '../core/audit/store.ts';
 import { schemaKeys } from '../core/audit/types.ts';
 import type { EvidenceInput, SchemaKey } from '../core/audit/types.ts';
 import { verifyChain } from '../core/audit/verify.ts';
@@ -154,13 +154,13 @@ const shares = <T>(batch: readonly T[], parts: number): T[][] => {
   return Array.from({ length: parts }, (_, i) => batch.slice(i * size, (i + 1) * size)).filter((slice) => slice.length > 0);
 };
 
-/** Our side: appendEvidenceAsync per batch, spread over `apps` (instances on one database) appending at once. */
+/** Our side: appendEvidence per batch, spread over `apps` (instances on one database) appending at once. */
 const chainSide = (apps: readonly App[]): Side & { verify(total: number): Promise<number> } => {
   const timing = { ms: 0, cpuMs: 0 };
   return {
     timing,
     run: async (batch) => {
-      await timed(() => Promise.all(shares(batch, apps.length).map((slice, i) => appendEvidenceAsync(apps[i] as App, slice))), timing);
+      await timed(() => Promise.all(shares(batch, apps.length).map((slice, i) => appendEvidence(apps[i] as App, slice))), timing);
     },
     verify: (total) => verifyAll(apps[0] as App, total),
   };
@@ -220,7 +220,7 @@ for (const total of sizes) {
     `ingest on SQLite: ${total.toLocaleString('en-US')} records, six schema keys, batches of ${batchSize} (load average ${loadavg()[0]?.toFixed(1)})`,
   );
   timingRow('  raw SQLite insert (baseline)', total, raw.timing);
-  timingRow('  appendEvidenceAsync (chain)', total, chain.timing);
+  timingRow('  appendEvidence (chain)', total, chain.timing);
   ratioRow('  ratio raw / chain (aim >= 0.5x)', raw.timing, chain.timing);
   const wall = raw.timing.ms / chain.timing.ms;
   recordFigure({
@@ -290,8 +290,8 @@ const postgresBench = async (total: number): Promise<void> => {
       `ingest on PostgreSQL (loopback, fsync off): ${total.toLocaleString('en-US')} records, batches of ${batchSize} (load average ${loadavg()[0]?.toFixed(1)})`,
     );
     timingRow('  raw multi-row INSERT (baseline)', total, raw.timing);
-    timingRow('  appendEvidenceAsync, one instance', total, one.timing);
-    timingRow('  appendEvidenceAsync, two instances', total, two.timing);
+    timingRow('  appendEvidence, one instance', total, one.timing);
+    timingRow('  appendEvidence, two instances', total, two.timing);
     ratioRow('  ratio raw / one instance', raw.timing, one.timing);
     ratioRow('  ratio raw / two instances', raw.timing, two.timing);
     printRow('  verifyChain (one instance)', `${seconds(verifyOne)}  ${rate(total, verifyOne)}`);

@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openApp } from '../app.ts';
 import { exampleEvidence } from './examples.ts';
-import { appendEvidenceAsync } from './store.ts';
+import { appendEvidence } from './store.ts';
 import { databaseUrlEnv } from './worker-env.fixture.ts';
 
 const [dataDir, name, batches] = process.argv.slice(2);
@@ -17,7 +17,7 @@ while (!['a', 'b'].every((w) => existsSync(join(dataDir, `ready-${w}`))) && Date
   await new Promise((resolve) => setTimeout(resolve, 5));
 }
 for (let b = 0; b < Number(batches); b++) {
-  await appendEvidenceAsync(
+  await appendEvidence(
     app,
     Array.from({ length: 20 }, (_, i) => ({ ...exampleEvidence(i, 'shared'), record_id: `${name}-${b}-${i}` })),
   );

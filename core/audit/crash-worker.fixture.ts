@@ -4,14 +4,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openApp } from '../app.ts';
 import { exampleEvidence } from './examples.ts';
-import { appendEvidenceAsync } from './store.ts';
+import { appendEvidence } from './store.ts';
 import { databaseUrlEnv } from './worker-env.fixture.ts';
 
 const [dataDir] = process.argv.slice(2);
 if (!dataDir) throw new TypeError('usage: DATA_DIR');
 const app = await openApp({ dataDir, env: databaseUrlEnv() });
 for (let b = 0; ; b++) {
-  await appendEvidenceAsync(
+  await appendEvidence(
     app,
     Array.from({ length: 500 }, (_, i) => exampleEvidence(b * 500 + i, 'crash')),
   );

@@ -9,7 +9,7 @@ import { importNdjson } from './import.ts';
 import { projectIdSchema } from './input.ts';
 import type { ImportResult } from './import.ts';
 import { maxAppendBatch } from './ops.ts';
-import { appendEvidenceAsync, dayBounds } from './store.ts';
+import { appendEvidence, dayBounds } from './store.ts';
 import { schemaKeys } from './types.ts';
 import type { EvidenceInput, EvidenceRecord } from './types.ts';
 
@@ -71,7 +71,7 @@ export const auditRoutes: ProtocolRoutes = async (fastify, { app }) => {
     if (request.body.length === 0 || request.body.length > maxAppendBatch) {
       throw new AppError('VALIDATION', `A JSON array carries 1 to ${maxAppendBatch} records; use NDJSON for more`);
     }
-    const records = await appendEvidenceAsync(app, request.body as EvidenceInput[]);
+    const records = await appendEvidence(app, request.body as EvidenceInput[]);
     return reply.code(201).send({ imported: records.length, projects: spansOf(records) });
   });
 

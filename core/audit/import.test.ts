@@ -11,7 +11,7 @@ import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { exampleEvidence } from './examples.ts';
 import { importNdjson } from './import.ts';
 import { ndjsonLines } from './ndjson.ts';
-import { appendEvidenceAsync } from './store.ts';
+import { appendEvidence } from './store.ts';
 import { verifyChain } from './verify.ts';
 
 const line = (i: number, project = 'p'): string => JSON.stringify(exampleEvidence(i, project));
@@ -60,7 +60,7 @@ describe.each(testBackends)('importNdjson on $name', (backend) => {
 
   it('imports every line into valid chains and reports the spans', async () => {
     open();
-    await appendEvidenceAsync(app, [{ ...exampleEvidence(0, 'p'), record_id: 'earlier' }]);
+    await appendEvidence(app, [{ ...exampleEvidence(0, 'p'), record_id: 'earlier' }]);
     const text = `${Array.from({ length: 4500 }, (_, i) => line(i)).join('\n')}\n${line(0, 'q')}\n\n`;
     const progress: number[] = [];
     const result = await importNdjson(app, [text], { onProgress: (done) => progress.push(done) });
@@ -103,7 +103,7 @@ describe.each(testBackends)('importNdjson on $name', (backend) => {
 
   it('names the line of a duplicate record_id and writes nothing', async () => {
     open();
-    await appendEvidenceAsync(app, [exampleEvidence(7, 'p')]);
+    await appendEvidence(app, [exampleEvidence(7, 'p')]);
     const error = await failure(importNdjson(app, [[line(1), line(2), line(7)].join('\n')]));
     expect(error.code).toBe('CONFLICT');
     expect(error.message).toMatch(/^line 3: record_id p-7 already exists/);

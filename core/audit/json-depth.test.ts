@@ -4,7 +4,7 @@ import { dispatch } from '../ops/dispatch.ts';
 import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { exampleEvidence } from './examples.ts';
 import { maxJsonDepth, nestedDeeperThan } from './json-depth.ts';
-import { appendEvidenceAsync, countEvidence } from './store.ts';
+import { appendEvidence, countEvidence } from './store.ts';
 
 /** A JSON text nested `depth` objects deep (built as text: no recursion in the test either). */
 const deepText = (depth: number): string => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
@@ -23,7 +23,7 @@ describe.each(testBackends)('JSON nesting limit (64) on every ingest path on $na
 
   it('appendEvidence and audit.importNdjson refuse a record nested 3,000 deep with a clear error', async () => {
     const { app } = t();
-    await expect(appendEvidenceAsync(app, [JSON.parse(deepRecord())])).rejects.toThrow(/nested deeper than 64 levels/);
+    await expect(appendEvidence(app, [JSON.parse(deepRecord())])).rejects.toThrow(/nested deeper than 64 levels/);
     const actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] } as const;
     const result = await dispatch('audit.importNdjson', { text: deepRecord() }, { app, actor });
     expect(result).toMatchObject({ ok: false });

@@ -5,7 +5,7 @@ import { importNdjson } from './import.ts';
 import { projectIdSchema } from './input.ts';
 import { textChunks } from './ndjson.ts';
 import { listProjects, queryEvidence } from './query.ts';
-import { appendEvidenceAsync } from './store.ts';
+import { appendEvidence } from './store.ts';
 import { schemaKeys } from './types.ts';
 import { verifyChain } from './verify.ts';
 
@@ -25,7 +25,7 @@ export const auditOps = {
     access: 'write',
     tier: 'api',
     handler: async (input, ctx) => {
-      const records = await appendEvidenceAsync(ctx.app, input.records);
+      const records = await appendEvidence(ctx.app, input.records);
       return {
         imported: records.length,
         records: records.map(({ seq, record_id, project_id, hash }) => ({ seq, record_id, project_id, hash })),

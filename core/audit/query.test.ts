@@ -3,7 +3,7 @@ import type { App } from '../app.ts';
 import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { exampleEvidence } from './examples.ts';
 import { listProjects, queryEvidence } from './query.ts';
-import { appendEvidenceAsync } from './store.ts';
+import { appendEvidence } from './store.ts';
 
 describe.each(testBackends)('queryEvidence on $name', (backend) => {
   const t = appPerTest(backend);
@@ -11,11 +11,11 @@ describe.each(testBackends)('queryEvidence on $name', (backend) => {
   const seeded = async (): Promise<void> => {
     app = t().app;
     // 120 records, one a minute from 2026-01-01T00:00Z; then 2 in another project.
-    await appendEvidenceAsync(
+    await appendEvidence(
       app,
       Array.from({ length: 120 }, (_, i) => exampleEvidence(i, 'alpha')),
     );
-    await appendEvidenceAsync(app, [exampleEvidence(0, 'beta'), exampleEvidence(1, 'beta')]);
+    await appendEvidence(app, [exampleEvidence(0, 'beta'), exampleEvidence(1, 'beta')]);
   };
 
   it('pages with a cursor until next_cursor is null', async () => {

@@ -6,7 +6,7 @@ import { AppError } from '../errors.ts';
 import { type TestBackend, appPerTest, testBackends } from '../test-support/backends.ts';
 import { GENESIS_HASH, computeRecordHash, hashWithCanonicalPayload, jcs } from './chain.ts';
 import { examplePayloads, exampleEvidence } from './examples.ts';
-import { appendEvidenceAsync, chainRows, countEvidence, evidenceRows } from './store.ts';
+import { appendEvidence, chainRows, countEvidence, evidenceRows } from './store.ts';
 import type { EvidenceInput } from './types.ts';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
@@ -34,11 +34,11 @@ const appendingApp = (backend: TestBackend) => {
     t,
     rowCount: async (): Promise<number> =>
       (await t().app.database.one(z.object({ n: z.number() }), 'SELECT count(*) AS n FROM audit_records'))?.n ?? -1,
-    append: (inputs: EvidenceInput[]) => appendEvidenceAsync(t().app, inputs),
+    append: (inputs: EvidenceInput[]) => appendEvidence(t().app, inputs),
   };
 };
 
-describe.each(testBackends)('appendEvidenceAsync on $name', (backend) => {
+describe.each(testBackends)('appendEvidence on $name', (backend) => {
   const { rowCount, append } = appendingApp(backend);
 
   it('chains records per project from seq 1 with the contract hash', async () => {
@@ -113,7 +113,7 @@ describe('record hash', () => {
   });
 });
 
-describe.each(testBackends)('appendEvidenceAsync input rules on $name', (backend) => {
+describe.each(testBackends)('appendEvidence input rules on $name', (backend) => {
   const { t, rowCount, append } = appendingApp(backend);
 
   it('normalises event time to UTC and keeps recorded time separate', async () => {
@@ -167,7 +167,7 @@ describe.each(testBackends)('range reads on $name', (backend) => {
 
   it('treats from/to as inclusive UTC days', async () => {
     const { app } = t();
-    await appendEvidenceAsync(app, [
+    await appendEvidence(app, [
       at('2026-01-31T23:59:59.999Z', 'before'),
       at('2026-02-01T00:00:00.000Z', 'first-instant'),
       at('2026-02-01T01:00:00+02:00', 'offset-before'), // 2026-01-31T23:00Z
@@ -191,7 +191,7 @@ describe.each(testBackends)('range reads on $name', (backend) => {
 
   it('iterates across internal pages in seq order, by key, and chain segments', async () => {
     const { app } = t();
-    await appendEvidenceAsync(
+    await appendEvidence(
       app,
       Array.from({ length: 2500 }, (_, i) => exampleEvidence(i, 'big')),
     );

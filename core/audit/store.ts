@@ -84,7 +84,7 @@ const projectsOf = (prepared: readonly PreparedInput[]): string[] => [...new Set
  * to one chain without fork, gap or duplicate seq). Throws VALIDATION (nothing written) or CONFLICT on a
  * duplicate record_id (nothing written).
  */
-export const appendEvidenceAsync = async (app: App, inputs: Inputs): Promise<EvidenceRecord[]> => {
+export const appendEvidence = async (app: App, inputs: Inputs): Promise<EvidenceRecord[]> => {
   const prepared = prepareAll(app, inputs);
   const records = await writeChain(chainTarget(app), projectsOf(prepared), () => [prepared], {
     collect: true,

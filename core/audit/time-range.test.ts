@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { examplePayloads } from './examples.ts';
 import { queryEvidence } from './query.ts';
-import { appendEvidenceAsync, countEvidence, dayBounds, evidenceRows, timeFilter } from './store.ts';
+import { appendEvidence, countEvidence, dayBounds, evidenceRows, timeFilter } from './store.ts';
 
 describe('dayBounds and timeFilter', () => {
   it('give the half-open range [first midnight, midnight after the last day), with no sentinel for an open end', () => {
@@ -30,7 +30,7 @@ describe.each(testBackends)('open-ended date ranges on $name', (backend) => {
       record_id,
       payload: examplePayloads.score_records,
     });
-    await appendEvidenceAsync(app, [
+    await appendEvidence(app, [
       at('0001-01-01T00:00:00.000Z', 'earliest'),
       at('2026-02-01T00:00:00.000Z', 'middle'),
       at('9999-12-31T23:59:59.999Z', 'latest'),

@@ -8,7 +8,7 @@ import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { createApp } from '../app.ts';
 import { exampleEvidence } from './examples.ts';
 import { exportNdjson } from './export.ts';
-import { appendEvidenceAsync } from './store.ts';
+import { appendEvidence } from './store.ts';
 import { verifyChain } from './verify.ts';
 
 const worker = join(import.meta.dirname, 'concurrency-worker.fixture.ts');
@@ -24,7 +24,7 @@ describe('consistent reads while other processes append', () => {
     try {
       // Longer than one verification page (2000), so every walk yields between pages while writers commit.
       for (let b = 0; b < 10; b++) {
-        await appendEvidenceAsync(
+        await appendEvidence(
           app,
           Array.from({ length: 500 }, (_, i) => ({ ...exampleEvidence(i, 'shared'), record_id: `s-${b}-${i}` })),
         );
@@ -74,10 +74,10 @@ describe.each(testBackends)('a read snapshot on $name', (backend) => {
     const second = await t().second();
     const count = z.object({ n: z.number() });
     const records = 'SELECT count(*) AS n FROM audit_records';
-    await appendEvidenceAsync(app, [exampleEvidence(0, 'p')]);
+    await appendEvidence(app, [exampleEvidence(0, 'p')]);
     const snapshot = await app.database.snapshot();
     expect((await snapshot.one(count, records))?.n).toBe(1);
-    await appendEvidenceAsync(second, [exampleEvidence(1, 'p'), exampleEvidence(2, 'p')]);
+    await appendEvidence(second, [exampleEvidence(1, 'p'), exampleEvidence(2, 'p')]);
     expect((await snapshot.one(count, records))?.n).toBe(1);
     expect((await app.database.one(count, records))?.n).toBe(3);
     await snapshot.close();

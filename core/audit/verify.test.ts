@@ -4,7 +4,7 @@ import type { App } from '../app.ts';
 import type { SqlValue } from '../store/database.ts';
 import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { exampleEvidence } from './examples.ts';
-import { appendEvidenceAsync } from './store.ts';
+import { appendEvidence } from './store.ts';
 import { verifyChain } from './verify.ts';
 
 describe.each(testBackends)('verifyChain on $name', (backend) => {
@@ -14,11 +14,11 @@ describe.each(testBackends)('verifyChain on $name', (backend) => {
   const seeded = async (n: number): Promise<void> => {
     app = t().app;
     await app.database.exec('DELETE FROM audit_records; DELETE FROM audit_chain_heads');
-    await appendEvidenceAsync(
+    await appendEvidence(
       app,
       Array.from({ length: n }, (_, i) => exampleEvidence(i, 'proj')),
     );
-    await appendEvidenceAsync(app, [exampleEvidence(0, 'neighbour')]);
+    await appendEvidence(app, [exampleEvidence(0, 'neighbour')]);
   };
   const sql = (text: string, ...params: SqlValue[]) => app.database.run(text, params);
   // The tampering is done with SQL each back end understands (json_set is SQLite's; PostgreSQL casts to jsonb).

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { type App, createApp, openDatabaseApp } from '../app.ts';
 import { exampleEvidence } from '../audit/examples.ts';
-import { appendEvidenceAsync } from '../audit/store.ts';
+import { appendEvidence } from '../audit/store.ts';
 import type { EvidenceInput, SchemaKey } from '../audit/types.ts';
 import { postgresMigrations } from '../migrations.ts';
 import type { Database } from '../store/database.ts';
@@ -120,14 +120,14 @@ export const seedDays = async (app: App, projectId: string, days: readonly strin
       }
     }
   }
-  await appendEvidenceAsync(app, inputs);
+  await appendEvidence(app, inputs);
 };
 
 /** Appends `count` synthetic records (the audit examples, one a minute from 2026-01-01) in batches; for benches. */
 export const seedExamples = async (app: App, projectId: string, count: number, batchSize = 5_000): Promise<void> => {
   for (let first = 0; first < count; first += batchSize) {
     const size = Math.min(batchSize, count - first);
-    await appendEvidenceAsync(
+    await appendEvidence(
       app,
       Array.from({ length: size }, (_, k) => exampleEvidence(first + k, projectId)),
     );

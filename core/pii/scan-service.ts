@@ -1,6 +1,6 @@
 import { type App, service } from '../app.ts';
 import type { Settings } from '../config/settings-schema.ts';
-import { appendEvidenceAsync } from '../audit/store.ts';
+import { appendEvidence } from '../audit/store.ts';
 import type { EvidenceInput } from '../audit/types.ts';
 import { AppError } from '../errors.ts';
 import type { EngineCatalog } from './catalog.ts';
@@ -163,7 +163,7 @@ const flushEvidence = async (app: App, queue: EvidenceQueue): Promise<void> => {
   queue.pending = [];
   queue.scheduled = false;
   const write = async (records: readonly PendingRecord[]): Promise<void> => {
-    await appendEvidenceAsync(
+    await appendEvidence(
       app,
       records.map((record) => record.input),
     );

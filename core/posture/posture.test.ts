@@ -4,7 +4,7 @@ import { type App, createApp } from '../app.ts';
 import { examplePayloads } from '../audit/examples.ts';
 import { anchorHead } from '../audit/anchors/store.ts';
 import { seedChain } from '../audit/anchors/test-support.ts';
-import { appendEvidenceAsync } from '../audit/store.ts';
+import { appendEvidence } from '../audit/store.ts';
 import { schemaKeys } from '../audit/types.ts';
 import { verifyChain } from '../audit/verify.ts';
 import { projectClauseMap } from '../cec/clauses/index.ts';
@@ -55,7 +55,7 @@ describe('sample project', () => {
   });
 
   it('is removed entirely while other chains stay intact; real projects cannot be removed', async () => {
-    await appendEvidenceAsync(app, [
+    await appendEvidence(app, [
       { project_id: 'real', schema_key: 'score_records', timestamp: '2026-09-01T00:00:00.000Z', payload: examplePayloads.score_records },
     ]);
     await call('posture.loadSample', {});
@@ -66,7 +66,7 @@ describe('sample project', () => {
     await expect(call('posture.removeSample', { project_id: 'real' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(app.db.prepare('SELECT count(*) AS n FROM audit_records WHERE project_id = ?').get('real')).toEqual({ n: 1 });
     // A real project that happens to use the sample id is never overwritten or mixed.
-    await appendEvidenceAsync(app, [{ project_id: sampleProjectId, schema_key: 'score_records', payload: examplePayloads.score_records }]);
+    await appendEvidence(app, [{ project_id: sampleProjectId, schema_key: 'score_records', payload: examplePayloads.score_records }]);
     await expect(call('posture.loadSample', {})).rejects.toMatchObject({ code: 'CONFLICT' });
     await expect(call('posture.removeSample', { project_id: sampleProjectId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });

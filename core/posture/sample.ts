@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { App } from '../app.ts';
-import { appendEvidenceAsync } from '../audit/store.ts';
+import { appendEvidence } from '../audit/store.ts';
 import { AppError } from '../errors.ts';
 import type { Queryable } from '../store/database.ts';
 import { generateSample, sampleProjectId } from './sample-data.ts';
@@ -41,7 +41,7 @@ export const loadSample = async (app: App): Promise<SampleInfo> => {
   });
   if (registered !== null) return registered;
   try {
-    await appendEvidenceAsync(app, records);
+    await appendEvidence(app, records);
   } catch (error) {
     await app.database.run('DELETE FROM posture_samples WHERE project_id = ?', [sampleProjectId]);
     throw error;

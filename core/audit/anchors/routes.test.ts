@@ -7,7 +7,7 @@ import { runCli } from '../../cli/test-support.ts';
 import { createTestServer, type TestServer } from '../../http/test-support.ts';
 import { appPerTest, testBackends } from '../../test-support/backends.ts';
 import { exampleEvidence } from '../examples.ts';
-import { appendEvidenceAsync } from '../store.ts';
+import { appendEvidence } from '../store.ts';
 import { anchorCommand, anchorsCommand } from './cli.ts';
 import { anchorSchema } from './statement.ts';
 import { seedChain } from './test-support.ts';
@@ -51,7 +51,7 @@ describe('svc anchor / svc anchors export', () => {
   it('anchors once, reports an unmoved head, exports NDJSON and JSON; usage errors exit 2', async () => {
     dir = mkdtempSync(join(tmpdir(), 'anchor-cli-'));
     const app = createApp({ dataDir: dir });
-    await appendEvidenceAsync(app, [exampleEvidence(0, 'p')]);
+    await appendEvidence(app, [exampleEvidence(0, 'p')]);
     app.close();
     const first = await runCli(anchorCommand, ['--project', 'p', '--data-dir', dir]);
     expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Anchored p seq 1 head [0-9a-f]{64} \(ed25519, /) });

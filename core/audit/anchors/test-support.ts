@@ -1,6 +1,6 @@
 import type { App } from '../../app.ts';
 import { examplePayloads } from '../examples.ts';
-import { appendEvidenceAsync } from '../store.ts';
+import { appendEvidence } from '../store.ts';
 
 /**
  * Appends `count` records (count >= 1) to a project's chain through the evidence store, as any client does, for
@@ -12,7 +12,7 @@ export const seedChain = async (app: App, projectId: string, count: number): Pro
     schema_key: 'score_records' as const,
     payload: examplePayloads.score_records,
   }));
-  const last = (await appendEvidenceAsync(app, inputs)).at(-1);
+  const last = (await appendEvidence(app, inputs)).at(-1);
   if (last === undefined) throw new RangeError('seedChain appends at least one record');
   return { head_seq: last.seq, head_hash: last.hash };
 };

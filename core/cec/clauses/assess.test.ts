@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { examplePayloads } from '../../audit/examples.ts';
-import { appendEvidenceAsync } from '../../audit/store.ts';
+import { appendEvidence } from '../../audit/store.ts';
 import type { SchemaKey } from '../../audit/types.ts';
 import { appPerTest, type TestBackend, testBackends } from '../../test-support/backends.ts';
 import { assessEvidence } from './assess.ts';
@@ -16,7 +16,7 @@ let counter = 0;
 
 const add = async (key: SchemaKey, at: string, payload: Record<string, unknown>) => {
   counter += 1;
-  return (await appendEvidenceAsync(app, [{ project_id: project, schema_key: key, timestamp: at, record_id: `r${counter}`, payload }]))[0];
+  return (await appendEvidence(app, [{ project_id: project, schema_key: key, timestamp: at, record_id: `r${counter}`, payload }]))[0];
 };
 
 const drift = (feature: string, detected: boolean) => ({ ...examplePayloads.drift_events, feature, detected });
@@ -110,7 +110,7 @@ describe.each(testBackends)('outcome rules read from the store (one per schema k
           // A project of its own per run: a fresh database per run would cost seconds on PostgreSQL.
           run += 1;
           const runProject = `${project}-${run}`;
-          await appendEvidenceAsync(
+          await appendEvidence(
             app,
             events.map((event, i) => ({
               project_id: runProject,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../app.ts';
 import { examplePayloads } from '../../audit/examples.ts';
-import { appendEvidenceAsync } from '../../audit/store.ts';
+import { appendEvidence } from '../../audit/store.ts';
 import type { SchemaKey } from '../../audit/types.ts';
 import { createTestServer, type TestServer } from '../../http/test-support.ts';
 import type { Actor } from '../../ops/define.ts';
@@ -11,7 +11,7 @@ import { appPerTest, testBackends } from '../../test-support/backends.ts';
 const actor: Actor = { kind: 'local', id: 'test', tier: 'admin', scopes: [] };
 
 const add = (app: App, projectId: string, key: SchemaKey, day: string, n = 1) =>
-  appendEvidenceAsync(
+  appendEvidence(
     app,
     Array.from({ length: n }, (_, i) => ({
       project_id: projectId,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { missingTools } from '../../test-support/tools.ts';
 import type { App } from '../../app.ts';
-import { appendEvidenceAsync } from '../../audit/store.ts';
+import { appendEvidence } from '../../audit/store.ts';
 import { createTestServer } from '../../http/test-support.ts';
 import { testBackends } from '../../test-support/backends.ts';
 import { appPerDescribe } from '../app-per-describe.test-support.ts';
@@ -29,7 +29,7 @@ describe.each(testBackends)('OSCAL from evidence stored on $name', (backend) => 
       timestamp: `${d}T12:00:00.000Z`,
       payload,
     });
-    await appendEvidenceAsync(app, [
+    await appendEvidence(app, [
       day('2026-01-10', 'score_records', { ...samplePayloads.score_records, threshold: 0.85, passed: true }),
       day('2026-01-11', 'drift_events', { ...samplePayloads.drift_events, detected: true }),
       day('2026-01-12', 'gate_evaluations'),

@@ -5,7 +5,7 @@ import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.ts';
 import { createTestServer } from '../../http/test-support.ts';
-import { appendEvidenceAsync } from '../../audit/store.ts';
+import { appendEvidence } from '../../audit/store.ts';
 import { SFCECBuildError } from '../../errors.ts';
 import type { Actor } from '../../ops/define.ts';
 import { dispatch } from '../../ops/dispatch.ts';
@@ -50,7 +50,7 @@ const keyOf = (url: string): string => decodeURIComponent(new URL(url).pathname.
 
 /** Evidence whose bundle is larger than one upload part: random (incompressible) bytes in each record's `extra`. */
 const seedLarge = async (app: App, projectId: string, records: number): Promise<void> => {
-  await appendEvidenceAsync(
+  await appendEvidence(
     app,
     Array.from({ length: records }, (_, i) => ({
       project_id: projectId,
