@@ -42,6 +42,7 @@ export const stringCheck = (def: Def): ((text: string) => boolean) => {
   let max = Number.POSITIVE_INFINITY;
   const patterns: RegExp[] = [];
   const overwrites: ((text: string) => unknown)[] = [];
+  const customs: ((text: string) => unknown)[] = [];
   // A string schema that is itself a format (z.iso.datetime()) carries its check on the def, not in `checks`.
   const own = def.check;
   const all: CheckDef[] = [...(typeof own === 'string' ? [{ ...def, check: own }] : []), ...checksOf(def)];
@@ -55,7 +56,8 @@ export const stringCheck = (def: Def): ((text: string) => boolean) => {
         throw new TypeError(`fast path: unsupported string format ${String(check.format)}`);
       }
       patterns.push(pattern);
-    } else throw new TypeError(`fast path: unsupported string check ${check.check}`);
+    } else if (check.check === 'custom' && typeof check.fn === 'function') customs.push(check.fn as (text: string) => unknown);
+    else throw new TypeError(`fast path: unsupported string check ${check.check}`);
   }
   // Lengths in code points like zod: UTF-16 length bounds them (cp <= units <= 2 cp), so most strings need no count.
   return (text) => {
@@ -64,8 +66,17 @@ export const stringCheck = (def: Def): ((text: string) => boolean) => {
     if (units > max && codePoints(text) > max) return false;
     for (const tx of overwrites) if (tx(text) !== text) return false;
     for (const pattern of patterns) if (!pattern.test(text)) return false;
-    return true;
+    return customs.every((refine) => passes(refine, text));
   };
+};
+
+/** A zod refinement's verdict as zod reads it: true passes; anything else, or a throw, fails. */
+const passes = (refine: (value: never) => unknown, value: unknown): boolean => {
+  try {
+    return refine(value as never) === true;
+  } catch {
+    return false;
+  }
 };
 
 /** A number's checks as bounds: finite always (zod 4 rejects NaN and infinities), safe integer for z.int(). */
@@ -104,11 +115,5 @@ export const refinements = (def: Def, allowed: boolean): ((value: unknown) => bo
       throw new TypeError(`fast path: unsupported check ${check.check}`);
     return check.fn as (value: unknown) => unknown;
   });
-  return (value) => {
-    try {
-      return fns.every((fn) => fn(value) === true);
-    } catch {
-      return false;
-    }
-  };
+  return (value) => fns.every((fn) => passes(fn, value));
 };

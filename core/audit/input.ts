@@ -18,10 +18,24 @@ const utcMillis = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Largest JCS(payload) accepted, in UTF-16 code units; evidence is metadata, not documents. */
 export const maxPayloadChars = 64 * 1024;
 
+/**
+ * Event times are stored as UTC text and every date filter compares that text: an offset that carries a time past
+ * 9999-12-31 or before 0000-01-01 in UTC would be stored with a six-digit year ('+010000-...') and sort wrongly.
+ */
+const firstStorableMs = Date.parse('0000-01-01T00:00:00.000Z');
+const lastStorableMs = Date.parse('9999-12-31T23:59:59.999Z');
+const storableInUtc = (timestamp: string): boolean => {
+  const ms = Date.parse(timestamp);
+  return ms >= firstStorableMs && ms <= lastStorableMs;
+};
+
 export const evidenceInputSchema = z.strictObject({
   project_id: projectIdSchema,
   schema_key: z.enum(schemaKeys),
-  timestamp: z.iso.datetime({ offset: true }).optional(),
+  timestamp: z.iso
+    .datetime({ offset: true })
+    .refine(storableInUtc, 'must fall within the years 0000 to 9999 once converted to UTC')
+    .optional(),
   record_id: z.string().regex(idPattern, 'expected 1-128 characters of A-Z a-z 0-9 . _ : -').optional(),
   // Checked for shape only: the key's own schema validates the content (no second copy of the object).
   payload: z

@@ -122,6 +122,18 @@ describe.each(testBackends)('appendEvidence input rules on $name', (backend) => 
     expect(r?.recorded_at).toBe('2026-03-01T12:00:00.000Z');
   });
 
+  it('accepts event times at the ends of years 0000-9999 in UTC and refuses an offset that carries one past them', async () => {
+    const stored = await append([score({ timestamp: '9999-12-31T23:59:59.999Z' }), score({ timestamp: '0000-01-01T00:30:00-00:30' })]);
+    expect(stored.map((r) => r.timestamp)).toEqual(['9999-12-31T23:59:59.999Z', '0000-01-01T01:00:00.000Z']);
+    // In UTC these are 10000-01-01T04:00Z and -0001-12-31T23:30Z: stored, they would read '+010000-...' and sort first.
+    for (const timestamp of ['9999-12-31T23:00:00-05:00', '0000-01-01T00:30:00+01:00']) {
+      const error = await thrown(append([score({ timestamp })]));
+      expect(error.code).toBe('VALIDATION');
+      expect(error.message).toMatch(/timestamp: must fall within the years 0000 to 9999/);
+    }
+    expect(await rowCount()).toBe(2);
+  });
+
   it('writes nothing of a batch with one invalid record and names it', async () => {
     const bad = score({ payload: { ...examplePayloads.score_records, vlaue: 1 } });
     const error = await thrown(append([score(), score(), bad]));
