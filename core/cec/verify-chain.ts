@@ -2,7 +2,7 @@ import type { SchemaKey } from '../audit/types.ts';
 import { ChainLinker } from './chain-link.ts';
 import type { ChainProof } from './chain-proof.ts';
 import { type FolderJob, type FolderScope, type FolderSource, type LinkRecord, LocalFolder, problem } from './folder-records.ts';
-import { folderThreads, openFolderWorkers } from './folder-workers.ts';
+import { folderThreads, openFolderSources } from './folder-workers.ts';
 import type { StrictZip, ZipEntry } from './zip-strict.ts';
 
 type Source = { reader: FolderSource; head: LinkRecord | null; lastSeq: number; count: number };
@@ -28,7 +28,7 @@ export type ChainCheckOutput = {
   readonly digests: Map<string, { sha256: string; size: number }>;
 };
 
-/** The folders' readers: on worker threads for a big bundle on several cores, else on this thread. */
+/** The folders' readers: shared with worker threads for a big bundle on several cores, else all on this thread. */
 const openFolders = (input: ChainCheckInput) => {
   const jobs: FolderJob[] = [...input.folders].map(([key, entry]) => ({
     key,
@@ -39,7 +39,7 @@ const openFolders = (input: ChainCheckInput) => {
   }));
   const bytes = jobs.reduce((sum, job) => sum + job.entry.uncompressedSize, 0);
   const threads = bytes >= input.parallelFolderBytes ? folderThreads(jobs.length) : 0;
-  if (threads > 0) return openFolderWorkers(input.zip.fd, jobs, threads);
+  if (threads > 0) return openFolderSources(input.zip, jobs, threads);
   const sources: FolderSource[] = jobs.map((job) => new LocalFolder(input.zip, job));
   return { sources, close: async () => undefined };
 };
