@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaKeys } from '../audit/types.ts';
 import { SFCECClient } from './client.ts';
 import { type FolderItem, type FolderJob, type FolderSource, LocalFolder } from './folder-records.ts';
-import { openFolderWorkers } from './folder-workers.ts';
+import { openFolderSources, openFolderWorkers } from './folder-workers.ts';
 import { recordsEntry } from './manifest.ts';
 import { seedDays, tempApp } from './test-support.ts';
 import { verifyBundleFile } from './verify.ts';
@@ -108,6 +108,24 @@ describe('folder workers', () => {
         .flatMap((folder) => folder.items)
         .some((item) => typeof item !== 'string' && item.problems !== 0),
     ).toBe(true);
+  }, 60_000);
+
+  it('leave the verifying thread a share of the folders, the rest to one worker per other thread, same items', async () => {
+    const { zip, jobs } = jobsOf(good);
+    const shared = openFolderSources(zip, jobs, 3);
+    try {
+      const local = shared.sources.filter((source) => source instanceof LocalFolder);
+      // Six folders over three threads: this thread reads its share here, the workers the others.
+      expect(local.length).toBeGreaterThan(0);
+      expect(local.length).toBeLessThan(jobs.length);
+      expect(shared.sources.map((source) => source.key)).toEqual(schemaKeys);
+      const items = await Promise.all(shared.sources.map(drain));
+      const direct = await Promise.all(jobs.map((job) => drain(new LocalFolder(zip, job))));
+      expect(items).toEqual(direct);
+    } finally {
+      await shared.close();
+      zip.close();
+    }
   }, 60_000);
 
   it('send not-JSON and malformed lines and tampered records in line order', async () => {

@@ -1,7 +1,8 @@
 /**
  * Reads a bundle's NDJSON folders on worker threads (verify-folder-worker.ts): inflating, hashing and checking
  * record lines is most of a verification and independent per folder, so on a machine with several cores the
- * folders are spread over up to one worker per core, and the verifying thread only merges them by seq.
+ * folders are spread over the verifying thread and one worker per other core; the verifying thread also merges
+ * them by seq.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';

@@ -12,8 +12,8 @@ export type VerifyLimits = {
   /** Deepest JSON nesting accepted in a record (the ingest limit). */
   readonly maxDepth: number;
   /**
-   * NDJSON folders declaring at least this many bytes in all (about 100k records) are read on worker threads, one
-   * per core; below it the workers cost more than they save (docs/decisions.md, "Verify and build speed"). Only
+   * NDJSON folders declaring at least this many bytes in all (about 100k records) are shared between the verifying
+   * thread and a worker per other core; below it the workers cost more than they save (docs/decisions.md, "Verify and build speed"). Only
    * where the work runs changes, never what is checked.
    */
   readonly parallelFolderBytes: number;
