@@ -28,8 +28,7 @@ const reversed = (text: string): string => [...text].reverse().join('');
 /** String tests with the semantics of compile.ts `stringTest` (the literal is already folded). */
 const stringCond = (op: CompareOp, literal: string): Cond => {
   const ordered = orderOps[op];
-  if (ordered !== undefined)
-    return (dialect) => ({ text: `kind = 's' AND ${str(dialect)} ${ordered} ?`, params: [literal] });
+  if (ordered !== undefined) return (dialect) => ({ text: `kind = 's' AND ${str(dialect)} ${ordered} ?`, params: [literal] });
   if (literal === '') return cond(`kind = 's'`);
   return (dialect) => {
     if (dialect === 'postgres') {
