@@ -255,7 +255,7 @@ describe.each(testBackends)('SCIM filters evaluated on the attribute index on $n
         `SELECT indexdef AS def FROM pg_indexes WHERE indexname IN ('scim_user_attrs_str', 'scim_user_attrs_rev') ORDER BY indexname`,
       );
       expect(definitions.map((row) => row.def.replace(/^.* USING /, ''))).toEqual([
-        'btree (path, kind, reverse(str) COLLATE "C") INCLUDE (uid, elem)',
+        'btree (path, kind, reverse(str) COLLATE "C") INCLUDE (uid, elem, str)',
         'btree (path, kind, str COLLATE "C") INCLUDE (uid, elem)',
       ]);
     }
