@@ -53,6 +53,7 @@ export const migrationOrder: readonly string[] = [
   'anchors/001-claims',
   'scim/003-covering-attr-indexes',
   'scim/004-trigram-index',
+  'scim/005-code-point-attr-indexes',
 ];
 
 const defined: readonly Migration[] = [

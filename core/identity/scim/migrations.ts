@@ -66,4 +66,9 @@ export const scimMigrations: readonly Migration[] = [
     id: 'scim/004-trigram-index',
     up: () => undefined,
   },
+  {
+    // PostgreSQL only (postgres-migrations.ts): value indexes collated by code point, as SQLite's BINARY already is.
+    id: 'scim/005-code-point-attr-indexes',
+    up: () => undefined,
+  },
 ];

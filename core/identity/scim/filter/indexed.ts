@@ -13,9 +13,9 @@ import type { AttrPath, FilterNode } from './parser.ts';
  * SCIM User filters evaluated over the attribute index (attr-index.ts): each comparison is one covering index
  * scan returning uids, and `and`/`or`/`not` combine them as bitsets in JS (value filters as element sets,
  * element-set.ts), so even a filter that matches every one of 100k users costs a few index scans rather than
- * parsing 100k JSON resources. An `and` evaluates its more selective side first (an index range is probed for
- * its size; a scan is cheaper first than a range known to be large) and, when that side selects few users,
- * evaluates the other side on just those users (primary-key look-ups instead of a scan of its path).
+ * parsing 100k JSON resources. An `and` probes both sides (each leaf read with a LIMIT: a broad one stops early,
+ * a selective one is thereby answered), evaluates a selective side first and the other side on just its users
+ * (primary-key look-ups instead of a scan of its path); two broad sides run at once (PostgreSQL: two connections).
  *
  * Semantics are those of the in-process predicate (compile.ts), held by a differential test; the one documented
  * difference: `gt`/`lt` order strings by code point (SQLite's BINARY collation on UTF-8), not by UTF-16 code
@@ -41,17 +41,23 @@ type Ctx = { readonly db: Queryable; readonly maxUid: number; readonly tuning: P
 type Within = readonly number[] | undefined;
 
 /**
- * One node of a plan. `estimate` says how many users it selects: the exact count up to `narrowTo` for an index
- * range, else `unknown` (a scan: cheap to run first, and it may turn out small) or `large` (known to exceed).
+ * One node of a plan. `estimate` says how many users (or elements) it selects: the exact count up to `narrowTo`,
+ * else `large` (more than that, or not worth finding out).
  */
-type Plan<S> = { readonly estimate: (ctx: Ctx) => Promise<number>; readonly run: (ctx: Ctx, within: Within) => Promise<S> };
-const unknown = (ctx: Ctx): number => ctx.tuning.narrowTo + 1;
-const large = (ctx: Ctx): number => ctx.tuning.narrowTo + 2;
+type Plan<S> = {
+  readonly estimate: (ctx: Ctx) => Promise<number>;
+  readonly run: (ctx: Ctx, within: Within) => Promise<S>;
+  /** A `not` node's operand: `x and not y` subtracts it from x instead of reading every user. */
+  readonly negated?: Plan<S>;
+};
+const large = (ctx: Ctx): number => ctx.tuning.narrowTo + 1;
 
 /** How a scope builds its sets: root scope sets of users, value filter scope sets of elements. */
 type Scope<S> = {
   readonly universe: (ctx: Ctx, within: Within) => Promise<S>;
-  readonly leaf: (ctx: Ctx, leaf: Leaf, test: LeafTest, within: Within) => Promise<S>;
+  /** What a leaf's rows contribute: the uid (root scope) or the packed (uid, elem) of an element. */
+  readonly expression: string;
+  readonly of: (ctx: Ctx, numbers: readonly number[]) => S;
   readonly users: (set: S) => Bitset;
 };
 type SetLike<S> = { and(other: S): S; or(other: S): S; andNot(other: S): S };
@@ -63,32 +69,38 @@ const countRow = z.object({ n: z.number() });
  * The numbers one query over the index rows of `path` selects, aggregated by the database into one JSON array,
  * which V8 parses natively: about three times cheaper than stepping 100k result rows through the driver. With
  * `within`, only those users' rows are read, by primary key (SQLite: `+path` keeps the planner off the value
- * index, which would scan every row of the path).
+ * index, which would scan every row of the path). With `limit`, at most that many (an early-stopping probe).
  */
-const numbers = async (db: Queryable, expression: string, path: string, test: Pick<LeafTest, 'text' | 'params'>, within: Within) => {
+const numbers = async (
+  db: Queryable,
+  expression: string,
+  path: string,
+  test: Pick<LeafTest, 'text' | 'params'>,
+  within: Within,
+  limit?: number,
+) => {
   const postgres = db.dialect === 'postgres';
-  const aggregate = postgres ? `COALESCE(json_agg(${expression}), '[]')::text` : `json_group_array(${expression})`;
+  const aggregate = (value: string): string => (postgres ? `COALESCE(json_agg(${value}), '[]')::text` : `json_group_array(${value})`);
   const restrict = within === undefined ? '' : postgres ? 'uid = ANY(?::bigint[]) AND ' : 'uid IN (SELECT value FROM json_each(?)) AND +';
   const restrictParams = within === undefined ? [] : [postgres ? `{${within.join(',')}}` : JSON.stringify(within)];
-  const row = await db.one(listRow, `SELECT ${aggregate} AS list FROM scim_user_attrs WHERE ${restrict}path = ? AND ${test.text}`, [
-    ...restrictParams,
-    path,
-    ...test.params,
-  ]);
+  const rows = `FROM scim_user_attrs WHERE ${restrict}path = ? AND ${test.text}`;
+  const sql =
+    limit === undefined
+      ? `SELECT ${aggregate(expression)} AS list ${rows}`
+      : `SELECT ${aggregate('x')} AS list FROM (SELECT ${expression} AS x ${rows} LIMIT ${limit}) AS probe`;
+  const row = await db.one(listRow, sql, [...restrictParams, path, ...test.params]);
   return JSON.parse(row?.list ?? '[]') as number[];
 };
 
-/** A leaf's size: an index range is counted up to narrowTo + 1 rows (cheap); a scan is not run to find out. */
-const leafSize = async (ctx: Ctx, leaf: Leaf, test: LeafTest): Promise<number> => {
-  if (!test.seekable) return unknown(ctx);
-  const limit = ctx.tuning.narrowTo + 1;
-  const row = await ctx.db.one(
-    countRow,
-    `SELECT COUNT(*) AS n FROM (SELECT 1 FROM scim_user_attrs WHERE path = ? AND ${test.text} LIMIT ${limit}) AS probe`,
-    [leaf.key, ...test.params],
-  );
-  const n = row?.n ?? 0;
-  return n > ctx.tuning.narrowTo ? large(ctx) : n;
+/**
+ * A leaf's probe: the numbers it selects read with LIMIT narrowTo + 1, so a broad leaf stops after that many
+ * rows (it is `large`) and a selective one has its whole answer (kept for its run, not read twice). Scans (co,
+ * ew, pr) are probed too: a broad one stops early, and a selective one reads its path once, as its run would.
+ */
+type Probe = { readonly size: number; readonly found: readonly number[] | undefined };
+const probeLeaf = async (ctx: Ctx, expression: string, leaf: Leaf, test: LeafTest): Promise<Probe> => {
+  const found = await numbers(ctx.db, expression, leaf.key, test, undefined, ctx.tuning.narrowTo + 1);
+  return found.length > ctx.tuning.narrowTo ? { size: large(ctx), found: undefined } : { size: found.length, found };
 };
 
 const spanRow = z.object({ lo: z.number(), count: z.number() });
@@ -108,7 +120,8 @@ const everyUser = async ({ db, maxUid }: Ctx): Promise<Bitset> => {
 const rootScope: Scope<Bitset> = {
   // `within` holds users found in the index, so they exist.
   universe: async (ctx, within) => (within === undefined ? everyUser(ctx) : Bitset.of(ctx.maxUid, within)),
-  leaf: async ({ db, maxUid }, leaf, test, within) => Bitset.of(maxUid, await numbers(db, 'uid', leaf.key, test, within)),
+  expression: 'uid',
+  of: ({ maxUid }, uids) => Bitset.of(maxUid, uids),
   users: (set) => set,
 };
 
@@ -116,7 +129,8 @@ const packed = `uid * ${elemSpan} + elem`;
 const elementScope = (base: string): Scope<ElementSet> => ({
   universe: async ({ db, maxUid }, within) =>
     ElementSet.of(maxUid, await numbers(db, packed, base, { text: `kind = 'e'`, params: [] }, within)),
-  leaf: async ({ db, maxUid }, leaf, test, within) => ElementSet.of(maxUid, await numbers(db, packed, leaf.key, test, within)),
+  expression: packed,
+  of: ({ maxUid }, elements) => ElementSet.of(maxUid, elements),
   users: (set) => set.users(),
 });
 
@@ -137,7 +151,7 @@ const andPlan = <S extends SetLike<S>>(scope: Scope<S>, a: Plan<S>, b: Plan<S>):
   estimate: estimateOnce(async (ctx) => Math.min(await a.estimate(ctx), await b.estimate(ctx))),
   run: async (ctx, within) => {
     if (within !== undefined) return (await a.run(ctx, within)).and(await b.run(ctx, within));
-    const [sizeA, sizeB] = [await a.estimate(ctx), await b.estimate(ctx)];
+    const [sizeA, sizeB] = await Promise.all([a.estimate(ctx), b.estimate(ctx)]);
     // Both known to be large: neither can narrow the other, so both run at once (PostgreSQL: two connections).
     if (Math.min(sizeA, sizeB) === large(ctx)) return both(ctx, a, b, within, (x, y) => x.and(y));
     const [first, second] = sizeB < sizeA ? [b, a] : [a, b];
@@ -149,19 +163,50 @@ const andPlan = <S extends SetLike<S>>(scope: Scope<S>, a: Plan<S>, b: Plan<S>):
   },
 });
 
+/**
+ * `a and not b`: a less what b selects, so the `not` never reads every user (`not (title eq "x") and active eq
+ * true` read 100k uids three times). A selective a narrows b to its users, as in `and`.
+ */
+const andNotPlan = <S extends SetLike<S>>(scope: Scope<S>, a: Plan<S>, b: Plan<S>): Plan<S> => ({
+  estimate: a.estimate,
+  run: async (ctx, within) => {
+    if (within !== undefined || (await a.estimate(ctx)) === large(ctx)) return both(ctx, a, b, within, (x, y) => x.andNot(y));
+    const left = await a.run(ctx, within);
+    const users = scope.users(left);
+    const count = users.count();
+    return count === 0 ? left : left.andNot(await b.run(ctx, users.slice(0, count)));
+  },
+});
+
 /** Runs two independent nodes at once: PostgreSQL answers on two pooled connections (SQLite: one after the other). */
 const both = async <S>(ctx: Ctx, a: Plan<S>, b: Plan<S>, within: Within, combine: (x: S, y: S) => S): Promise<S> => {
   const [x, y] = await Promise.all([a.run(ctx, within), b.run(ctx, within)]);
   return combine(x, y);
 };
 
-const leafPlan = <S>(scope: Scope<S>, leaf: Leaf, test: Cond): Plan<S> => ({
-  estimate: estimateOnce((ctx) => leafSize(ctx, leaf, test(ctx.db.dialect))),
-  run: (ctx, within) => scope.leaf(ctx, leaf, test(ctx.db.dialect), within),
-});
+/** A leaf: probed once per evaluation when an `and` asks its size; a complete probe is its answer. */
+const leafPlan = <S>(scope: Scope<S>, leaf: Leaf, test: Cond): Plan<S> => {
+  const probes = new WeakMap<Ctx, Promise<Probe>>();
+  return {
+    estimate: async (ctx) => {
+      let probe = probes.get(ctx);
+      if (probe === undefined) {
+        probe = probeLeaf(ctx, scope.expression, leaf, test(ctx.db.dialect));
+        probes.set(ctx, probe);
+      }
+      return (await probe).size;
+    },
+    run: async (ctx, within) => {
+      // A probe's answer holds every match; a superset of `within` is fine, since the caller intersects.
+      const found = (await probes.get(ctx))?.found;
+      return scope.of(ctx, found ?? (await numbers(ctx.db, scope.expression, leaf.key, test(ctx.db.dialect), within)));
+    },
+  };
+};
 
 /** Everything (in `within`) but what `inner` selects. */
 const notPlan = <S extends SetLike<S>>(scope: Scope<S>, inner: Plan<S>): Plan<S> => ({
+  negated: inner,
   estimate: async (ctx) => large(ctx),
   run: async (ctx, within) => {
     const [all, excluded] = await Promise.all([scope.universe(ctx, within), inner.run(ctx, within)]);
@@ -178,8 +223,12 @@ const plan = <S extends SetLike<S>>(
 ): Plan<S> => {
   const recurse = (child: FilterNode): Plan<S> => plan(child, scope, leafOf, nested);
   switch (node.kind) {
-    case 'and':
-      return andPlan(scope, recurse(node.left), recurse(node.right));
+    case 'and': {
+      const [left, right] = [recurse(node.left), recurse(node.right)];
+      if (right.negated !== undefined && left.negated === undefined) return andNotPlan(scope, left, right.negated);
+      if (left.negated !== undefined && right.negated === undefined) return andNotPlan(scope, right, left.negated);
+      return andPlan(scope, left, right);
+    }
     case 'or': {
       const [a, b] = [recurse(node.left), recurse(node.right)];
       return {

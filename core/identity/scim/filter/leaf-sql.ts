@@ -5,61 +5,61 @@ import type { CompareOp, CompValue } from './parser.ts';
 
 /**
  * The SQL test of one filter leaf over the attribute index rows of one path (attr-index.ts), with the semantics
- * of the in-process predicate (compile.ts). `seekable` says an index range answers it (equality or order on the
- * value indexes): such a leaf's size can be probed cheaply, while the others (co, ew, pr) scan every row of
- * their path whatever happens.
+ * of the in-process predicate (compile.ts). On PostgreSQL, strings are compared under COLLATE "C" (code point
+ * order, whatever the database's locale), which is how its value index is collated (scim/005): equality, order
+ * and `sw` are ranges of that index, `ew` a range of the reversed-string index, and `co` the trigram index or a
+ * scan of the path.
  */
-export type LeafTest = { readonly text: string; readonly params: readonly (string | number)[]; readonly seekable: boolean };
+export type LeafTest = { readonly text: string; readonly params: readonly (string | number)[] };
 export type Cond = (dialect: Dialect) => LeafTest;
 
 const cond =
-  (text: string, seekable: boolean, ...params: (string | number)[]): Cond =>
-  () => ({ text, params, seekable });
+  (text: string, ...params: (string | number)[]): Cond =>
+  () => ({ text, params });
+/** The value column as its PostgreSQL index is collated (SQLite's BINARY already orders by code point). */
+const str = (dialect: Dialect): string => (dialect === 'postgres' ? 'str COLLATE "C"' : 'str');
 const orderOps: Partial<Record<CompareOp, string>> = { eq: '=', gt: '>', ge: '>=', lt: '<', le: '<=' };
 
 /** A LIKE pattern matching `literal` literally (backslash is the ESCAPE character). */
 const likeLiteral = (literal: string): string => literal.replace(/[\\%_]/g, (char) => `\\${char}`);
-const likePatterns: Partial<Record<CompareOp, (literal: string) => string>> = {
-  sw: (literal) => `${likeLiteral(literal)}%`,
-  ew: (literal) => `%${likeLiteral(literal)}`,
-  co: (literal) => `%${likeLiteral(literal)}%`,
-};
+/** By code point, as PostgreSQL's reverse() does in a UTF-8 database. */
+const reversed = (text: string): string => [...text].reverse().join('');
 
 /** String tests with the semantics of compile.ts `stringTest` (the literal is already folded). */
 const stringCond = (op: CompareOp, literal: string): Cond => {
   const ordered = orderOps[op];
-  if (op === 'eq') return cond(`kind = 's' AND str = ?`, true, literal);
-  if (ordered !== undefined) {
-    // Under COLLATE "C" PostgreSQL cannot use the index (database collation): a scan, so not probed there.
-    return (dialect) =>
-      dialect === 'postgres'
-        ? { text: `kind = 's' AND str COLLATE "C" ${ordered} ?`, params: [literal], seekable: false }
-        : { text: `kind = 's' AND str ${ordered} ?`, params: [literal], seekable: true };
-  }
-  if (literal === '') return cond(`kind = 's'`, false);
-  const pattern = likePatterns[op]?.(literal) ?? '';
+  if (ordered !== undefined) return (dialect) => ({ text: `kind = 's' AND ${str(dialect)} ${ordered} ?`, params: [literal] });
+  if (literal === '') return cond(`kind = 's'`);
   return (dialect) => {
-    // PostgreSQL's LIKE is case-sensitive: the column holds exactly what compile.ts compares.
-    if (dialect === 'postgres') return { text: `kind = 's' AND str LIKE ? ESCAPE '\\'`, params: [pattern], seekable: false };
+    if (dialect === 'postgres') {
+      // LIKE is case-sensitive on PostgreSQL: the column holds exactly what compile.ts compares (never ILIKE:
+      // caseExact values must stay exact). A constant prefix under "C" is a range of the value index.
+      if (op === 'sw') return { text: `kind = 's' AND str COLLATE "C" LIKE ? ESCAPE '\\'`, params: [`${likeLiteral(literal)}%`] };
+      if (op === 'ew')
+        return { text: `kind = 's' AND reverse(str) COLLATE "C" LIKE ? ESCAPE '\\'`, params: [`${likeLiteral(reversed(literal))}%`] };
+      return { text: `kind = 's' AND str LIKE ? ESCAPE '\\'`, params: [`%${likeLiteral(literal)}%`] };
+    }
     // SQLite's LIKE folds ASCII case, so it keeps the byte-exact forms. UTF-8 never contains the byte 0xFF, so
     // [p, p || 0xFF) holds exactly the strings that start with p.
-    if (op === 'sw') return { text: `kind = 's' AND str >= ? AND str < (? || x'ff')`, params: [literal, literal], seekable: true };
-    if (op === 'ew') return { text: `kind = 's' AND substr(str, -?) = ?`, params: [[...literal].length, literal], seekable: false };
-    return { text: `kind = 's' AND instr(str, ?) > 0`, params: [literal], seekable: false };
+    if (op === 'sw') return { text: `kind = 's' AND str >= ? AND str < (? || x'ff')`, params: [literal, literal] };
+    if (op === 'ew') return { text: `kind = 's' AND substr(str, -?) = ?`, params: [[...literal].length, literal] };
+    return { text: `kind = 's' AND instr(str, ?) > 0`, params: [literal] };
   };
 };
 
 /** Value tests with the semantics of compile.ts `valueTest` (the filter was already validated by it). */
 export const compareCond = (def: AttrDef, op: CompareOp, literal: Exclude<CompValue, null>): Cond => {
   switch (def.type) {
-    case 'boolean':
-      return cond(`kind = 'b' AND str = ?`, true, String(typeof literal === 'string' ? literal.toLowerCase() === 'true' : literal));
+    case 'boolean': {
+      const value = String(typeof literal === 'string' ? literal.toLowerCase() === 'true' : literal);
+      return (dialect) => ({ text: `kind = 'b' AND ${str(dialect)} = ?`, params: [value] });
+    }
     case 'integer':
     case 'decimal':
-      return cond(`kind = 'n' AND num ${orderOps[op] ?? '='} ?`, true, literal as number);
+      return cond(`kind = 'n' AND num ${orderOps[op] ?? '='} ?`, literal as number);
     case 'dateTime':
       if (op === 'co' || op === 'sw' || op === 'ew') return stringCond(op, literal as string);
-      return cond(`kind = 's' AND num ${orderOps[op] ?? '='} ?`, true, Date.parse(literal as string));
+      return cond(`kind = 's' AND num ${orderOps[op] ?? '='} ?`, Date.parse(literal as string));
     default:
       return stringCond(op, foldFor(def, literal as string));
   }
@@ -67,4 +67,4 @@ export const compareCond = (def: AttrDef, op: CompareOp, literal: Exclude<CompVa
 
 /** `pr`: a non-empty string, any number or boolean, or a complex value with at least one sub-attribute. */
 export const presentCond = (def: AttrDef): Cond =>
-  def.type === 'complex' ? cond(`kind = 'e' AND num > 0`, false) : cond(`kind IN ('s', 'n', 'b') AND str IS DISTINCT FROM ''`, false);
+  def.type === 'complex' ? cond(`kind = 'e' AND num > 0`) : cond(`kind IN ('s', 'n', 'b') AND str IS DISTINCT FROM ''`);
