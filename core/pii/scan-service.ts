@@ -8,7 +8,7 @@ import { appendDurably } from './evidence-queue.ts';
 import { PresidioUnavailableError, presidioAnalyze } from './presidio/client.ts';
 import { scanViews } from './normalize.ts';
 import { phoneRegionsOfSetting } from './phone-regions.ts';
-import { codePointToUtf16Mapper, utf16ToCodePointMapper } from './offsets.ts';
+import { codePointCount, codePointToUtf16Mapper, utf16ToCodePointMapper } from './offsets.ts';
 import { redact } from './redact.ts';
 import { scannerOf } from './pool/scanner.ts';
 import { markPresidio } from './status.ts';
@@ -167,7 +167,7 @@ const recordScan = (app: App, request: ScanRequest, outcome: ScanOutcome): Promi
         entity_counts: counts,
         total_findings: outcome.result.entities.length,
         scores,
-        text_length: [...request.text].length,
+        text_length: codePointCount(request.text),
         redacted: outcome.action === 'redact' && outcome.result.detected,
         labels: { action: outcome.action, engine: outcome.engine },
       },

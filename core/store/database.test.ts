@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { databasePerTest, testBackends } from '../test-support/backends.ts';
-import type { Database, Queryable } from './database.ts';
+import type { Database, Queryable, TransactionOptions } from './database.ts';
 import { CommittedNotSynced } from './sqlite-database.ts';
 
 const head = z.object({ head_seq: z.number().int(), head_hash: z.string() });
@@ -15,7 +15,7 @@ const genesis = '0'.repeat(64);
  * The chain-append shape every domain that numbers rows uses (audit records, anchors): read the project's head,
  * write the next row and the new head. `lock` chooses whether the read-then-write is serialised.
  */
-const append = (db: Database, projectId: string, recordId: string, lock: boolean): Promise<number> => {
+const append = (db: Database, projectId: string, recordId: string, lock: boolean, options: TransactionOptions = {}): Promise<number> => {
   const work = async (tx: Queryable): Promise<number> => {
     const current = await tx.one(head, 'SELECT head_seq, head_hash FROM audit_chain_heads WHERE project_id = ?', [projectId]);
     const seq = (current?.head_seq ?? 0) + 1;
@@ -33,7 +33,7 @@ const append = (db: Database, projectId: string, recordId: string, lock: boolean
     );
     return seq;
   };
-  return lock ? db.serialized(`chain:${projectId}`, work) : db.transaction(work);
+  return lock ? db.serialized(`chain:${projectId}`, work, options) : db.transaction(work, options);
 };
 
 /** Appends `count` records per writer, all writers at once, each writer several in flight. */
@@ -98,13 +98,7 @@ describe.each(testBackends)('Database on $name', (backend) => {
       ),
     ).rejects.toThrow('changed my mind');
     expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings ORDER BY key')).toEqual([{ key: 'kept' }]);
-    const seqs = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        db.serialized('chain:p1', (tx) => tx.one(head, 'SELECT head_seq, head_hash FROM audit_chain_heads WHERE project_id = ?', ['p1']), {
-          syncOffThread: true,
-        }).then(() => append(db, 'p1', `r${i}`, true)),
-      ),
-    );
+    const seqs = await Promise.all(Array.from({ length: 20 }, (_, i) => append(db, 'p1', `r${i}`, true, { syncOffThread: true })));
     expect(seqs.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
 
