@@ -105,6 +105,8 @@ const wrap = (db: Db): Database => {
   const direct = directQueryable(db);
 
   let open: Promise<unknown> | null = null;
+  /** The safety levels a syncOffThread transaction switches between, prepared once (they run per commit). */
+  const safety = { normal: db.prepare('PRAGMA synchronous = NORMAL'), full: db.prepare('PRAGMA synchronous = FULL') };
   /** Runs `start` once no transaction is open; `start` begins synchronously, in the microtask that saw none. */
   const whenIdle = async <T>(start: () => Promise<T>): Promise<T> => {
     while (open !== null) await open.catch(() => undefined);
@@ -115,18 +117,18 @@ const wrap = (db: Db): Database => {
       // SQLite takes the safety level outside transactions only. Only this transaction runs under NORMAL (no
       // statement of anyone else runs until it ends) and FULL is back before its COMMIT or ROLLBACK returns.
       const syncOffThread = options.syncOffThread === true && !db.memory;
-      if (syncOffThread) db.pragma('synchronous = NORMAL');
+      if (syncOffThread) safety.normal.run();
       const end = (sql: 'COMMIT' | 'ROLLBACK'): void => {
         try {
           db.exec(sql);
         } finally {
-          if (syncOffThread && !db.inTransaction) db.pragma('synchronous = FULL');
+          if (syncOffThread && !db.inTransaction) safety.full.run();
         }
       };
       try {
         db.exec('BEGIN IMMEDIATE');
       } catch (error) {
-        if (syncOffThread) db.pragma('synchronous = FULL');
+        if (syncOffThread) safety.full.run();
         throw error;
       }
       let loopTurned = false;
