@@ -4,6 +4,8 @@
  * run, under 50 concurrent connections. The server scans on its worker pool as `svc serve` does
  * (SVC_PII_WORKERS, default one per core), and once more on the main thread (SVC_PII_WORKERS=0) for comparison.
  * Sizes: 1 KB (the aim: scan requests/s >= 0.3x the trivial route's) and 16 KB (how cost grows with the text).
+ * Each row also gives the process's CPU time per request (every thread, autocannon's included): on a loaded
+ * machine requests/s mislead, CPU per request much less.
  * Run: node --import tsx bench/pii-http.bench.ts   (PII_HTTP_SECONDS=10 PII_HTTP_CONNECTIONS=20 to change the load)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,7 +53,7 @@ const withServer = async <T>(
 const show = (title: string, result: LoadResult): LoadResult => {
   printRow(
     `  ${title}`,
-    `${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${result.errors > 0 ? `  ${result.errors} FAILED` : ''}`,
+    `${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  CPU ${result.cpuMsPerRequest.toFixed(2)} ms/req${result.errors > 0 ? `  ${result.errors} FAILED` : ''}`,
   );
   if (result.errors > 0) throw new Error(`${title}: ${result.errors} requests failed`);
   return result;

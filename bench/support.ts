@@ -3,13 +3,24 @@ import type { FastifyInstance } from 'fastify';
 import type { App } from '../core/app.ts';
 import { buildServer } from '../core/http/server.ts';
 
-export type LoadResult = { readonly requestsPerSecond: number; readonly p50Ms: number; readonly p99Ms: number; readonly errors: number };
+export type LoadResult = {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly errors: number;
+  /** Requests answered, and the CPU time this process (every thread, autocannon's included) spent per request. */
+  readonly requests: number;
+  readonly cpuMsPerRequest: number;
+};
+
+const cpuMsPer = (used: NodeJS.CpuUsage, requests: number): number => (used.user + used.system) / 1000 / Math.max(1, requests);
 
 /** Drives one URL with autocannon (loopback only, bounded duration) and returns throughput and latency. */
 export const load = async (
   url: string,
   options: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; seconds?: number; connections?: number } = {},
 ): Promise<LoadResult> => {
+  const cpuBefore = process.cpuUsage();
   const result = await autocannon({
     url,
     method: options.method ?? 'GET',
@@ -23,6 +34,8 @@ export const load = async (
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.non2xx,
+    requests: result.requests.total,
+    cpuMsPerRequest: cpuMsPer(process.cpuUsage(cpuBefore), result.requests.total),
   };
 };
 

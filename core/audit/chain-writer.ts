@@ -51,6 +51,8 @@ export type WriteOptions<I extends PreparedInput> = {
   /** Names the offending input in a CONFLICT message (import: its line number). */
   readonly label?: (input: I, index: number) => string;
   readonly onWritten?: (projectId: string, seq: number, hash: string) => void;
+  /** Commit without stalling the event loop on fsync (Database TransactionOptions). */
+  readonly syncOffThread?: boolean;
 };
 
 type Head = { seq: number; hash: string };
@@ -175,8 +177,9 @@ export const writeChain = async <I extends PreparedInput>(
   options: WriteOptions<I>,
 ): Promise<EvidenceRecord[]> => {
   const keys = projectIds.map(chainLockKey);
+  const commit = { syncOffThread: options.syncOffThread === true };
   try {
-    return await target.database.serialized(keys, (tx) => attempt(tx, target.sqlite, source(tx), options, null));
+    return await target.database.serialized(keys, (tx) => attempt(tx, target.sqlite, source(tx), options, null), commit);
   } catch (error) {
     if (!(error instanceof DuplicateInChunk)) throw error;
     // Redo the work up to the failing INSERT, then its rows one by one: the first to fail is the duplicate. This

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { App } from '../app.ts';
 import { AppError } from '../errors.ts';
-import type { Queryable } from '../store/database.ts';
+import type { Queryable, TransactionOptions } from '../store/database.ts';
 import { sqliteDatabase } from '../store/sqlite-database.ts';
 import { noteAppended } from './anchors/scheduler.ts';
 import { type ChainTarget, recordColumns as columns, writeChain } from './chain-writer.ts';
@@ -84,11 +84,12 @@ const projectsOf = (prepared: readonly PreparedInput[]): string[] => [...new Set
  * to one chain without fork, gap or duplicate seq). Throws VALIDATION (nothing written) or CONFLICT on a
  * duplicate record_id (nothing written).
  */
-export const appendEvidence = async (app: App, inputs: Inputs): Promise<EvidenceRecord[]> => {
+export const appendEvidence = async (app: App, inputs: Inputs, commit: TransactionOptions = {}): Promise<EvidenceRecord[]> => {
   const prepared = prepareAll(app, inputs);
   const records = await writeChain(chainTarget(app), projectsOf(prepared), () => [prepared], {
     collect: true,
     recordedAt: app.now().toISOString(),
+    ...commit,
   });
   noteAppended(app, projectsOf(prepared));
   return records;

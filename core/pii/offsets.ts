@@ -24,6 +24,9 @@ export const utf16ToCodePointMapper = (text: string): ((index: number) => number
   return (index) => map[index] ?? cp;
 };
 
+/** Code points in `text` (what `[...text].length` counts), without an array per character. */
+export const codePointCount = (text: string): number => utf16ToCodePointMapper(text)(text.length);
+
 /** Returns a function mapping a code-point index of `text` to its UTF-16 index. */
 export const codePointToUtf16Mapper = (text: string): ((index: number) => number) => {
   if (!SURROGATE.test(text)) return (index) => index;

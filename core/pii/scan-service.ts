@@ -1,18 +1,17 @@
-import { type App, service } from '../app.ts';
+import type { App } from '../app.ts';
 import type { Settings } from '../config/settings-schema.ts';
-import { appendEvidence } from '../audit/store.ts';
-import type { EvidenceInput } from '../audit/types.ts';
 import { AppError } from '../errors.ts';
 import type { EngineCatalog } from './catalog.ts';
 import { defaultPiiEngine, piiCatalog } from './default-engine.ts';
 import { compareFindings, removeDuplicates } from './dedupe.ts';
+import { appendDurably } from './evidence-queue.ts';
 import { PresidioUnavailableError, presidioAnalyze } from './presidio/client.ts';
 import { scanViews } from './normalize.ts';
 import { phoneRegionsOfSetting } from './phone-regions.ts';
-import { codePointToUtf16Mapper, utf16ToCodePointMapper } from './offsets.ts';
+import { codePointCount, codePointToUtf16Mapper, utf16ToCodePointMapper } from './offsets.ts';
 import { redact } from './redact.ts';
 import { scannerOf } from './pool/scanner.ts';
-import { markPresidio, recordScanTime } from './status.ts';
+import { markPresidio } from './status.ts';
 import type { EngineScanOptions, Finding, ScanResult } from './types.ts';
 
 /** What the pipeline does with PII: replace it, refuse the request (422), or report it and pass the text through. */
@@ -149,62 +148,6 @@ const summarise = (entities: readonly Finding[]) => {
   return { counts, scores };
 };
 
-type PendingRecord = { readonly input: EvidenceInput; readonly at: string; readonly done: (error?: unknown) => void };
-type EvidenceQueue = { pending: PendingRecord[]; scheduled: boolean };
-
-/**
- * Writes every queued record in one append (one transaction, one fsync for all of them); a failed batch is
- * retried one by one. Then last_scan_at moves to the latest committed scan (status.ts): written after the
- * evidence committed (the chain append takes its own transaction, serialised per project), so it can lag the
- * evidence, never run ahead of it.
- */
-const flushEvidence = async (app: App, queue: EvidenceQueue): Promise<void> => {
-  const batch = queue.pending;
-  queue.pending = [];
-  queue.scheduled = false;
-  const write = async (records: readonly PendingRecord[]): Promise<void> => {
-    await appendEvidence(
-      app,
-      records.map((record) => record.input),
-    );
-  };
-  const committed: PendingRecord[] = [];
-  const failed = new Map<PendingRecord, unknown>();
-  try {
-    await write(batch);
-    committed.push(...batch);
-  } catch {
-    for (const record of batch) {
-      try {
-        await write([record]);
-        committed.push(record);
-      } catch (error) {
-        failed.set(record, error);
-      }
-    }
-  }
-  const latest = committed
-    .map((record) => record.at)
-    .sort()
-    .at(-1);
-  if (latest !== undefined) void recordScanTime(app, latest);
-  for (const record of batch) record.done(failed.get(record));
-};
-
-/**
- * Group commit: scans that finish in the same event-loop turn share one transaction, and each caller waits for
- * the commit, so evidence stays durable (synchronous = FULL) without one fsync per scan.
- */
-const appendDurably = (app: App, input: EvidenceInput, at: string): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const queue = service(app, 'pii.evidenceQueue', (): EvidenceQueue => ({ pending: [], scheduled: false }));
-    queue.pending.push({ input, at, done: (error) => (error === undefined ? resolve() : reject(scanError(error))) });
-    if (!queue.scheduled) {
-      queue.scheduled = true;
-      setImmediate(() => void flushEvidence(app, queue));
-    }
-  });
-
 /**
  * Records the scan as a `pii_detections` evidence record and stores last_scan_at. The payload holds entity
  * types, counts, scores, text length, action, engine and language: never the text or a matched value.
@@ -212,7 +155,7 @@ const appendDurably = (app: App, input: EvidenceInput, at: string): Promise<void
 const recordScan = (app: App, request: ScanRequest, outcome: ScanOutcome): Promise<void> => {
   const { counts, scores } = summarise(outcome.result.entities);
   const at = app.now().toISOString();
-  return appendDurably(
+  const recorded = appendDurably(
     app,
     {
       project_id: request.projectId,
@@ -224,13 +167,16 @@ const recordScan = (app: App, request: ScanRequest, outcome: ScanOutcome): Promi
         entity_counts: counts,
         total_findings: outcome.result.entities.length,
         scores,
-        text_length: [...request.text].length,
+        text_length: codePointCount(request.text),
         redacted: outcome.action === 'redact' && outcome.result.detected,
         labels: { action: outcome.action, engine: outcome.engine },
       },
     },
     at,
   );
+  return recorded.catch((error: unknown) => {
+    throw scanError(error);
+  });
 };
 
 /**

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { databasePerTest, testBackends } from '../test-support/backends.ts';
-import type { Database, Queryable } from './database.ts';
+import type { Database, Queryable, TransactionOptions } from './database.ts';
+import { CommittedNotSynced } from './sqlite-database.ts';
 
 const head = z.object({ head_seq: z.number().int(), head_hash: z.string() });
 const record = z.object({ seq: z.number().int(), record_id: z.string(), prev_hash: z.string(), hash: z.string() });
@@ -13,7 +15,7 @@ const genesis = '0'.repeat(64);
  * The chain-append shape every domain that numbers rows uses (audit records, anchors): read the project's head,
  * write the next row and the new head. `lock` chooses whether the read-then-write is serialised.
  */
-const append = (db: Database, projectId: string, recordId: string, lock: boolean): Promise<number> => {
+const append = (db: Database, projectId: string, recordId: string, lock: boolean, options: TransactionOptions = {}): Promise<number> => {
   const work = async (tx: Queryable): Promise<number> => {
     const current = await tx.one(head, 'SELECT head_seq, head_hash FROM audit_chain_heads WHERE project_id = ?', [projectId]);
     const seq = (current?.head_seq ?? 0) + 1;
@@ -31,7 +33,7 @@ const append = (db: Database, projectId: string, recordId: string, lock: boolean
     );
     return seq;
   };
-  return lock ? db.serialized(`chain:${projectId}`, work) : db.transaction(work);
+  return lock ? db.serialized(`chain:${projectId}`, work, options) : db.transaction(work, options);
 };
 
 /** Appends `count` records per writer, all writers at once, each writer several in flight. */
@@ -81,6 +83,23 @@ describe.each(testBackends)('Database on $name', (backend) => {
     ).rejects.toThrow('changed my mind');
     const keys = await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings ORDER BY key');
     expect(keys).toEqual([{ key: 'kept' }]);
+  });
+
+  it('a transaction with syncOffThread commits and rolls back the same way, and serialized appends with it stay one chain', async () => {
+    const db = t().database;
+    await db.transaction((tx) => tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['kept', '1']), { syncOffThread: true });
+    await expect(
+      db.transaction(
+        async (tx) => {
+          await tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['lost', '1']);
+          throw new Error('changed my mind');
+        },
+        { syncOffThread: true },
+      ),
+    ).rejects.toThrow('changed my mind');
+    expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings ORDER BY key')).toEqual([{ key: 'kept' }]);
+    const seqs = await Promise.all(Array.from({ length: 20 }, (_, i) => append(db, 'p1', `r${i}`, true, { syncOffThread: true })));
+    expect(seqs.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
 
   it('serialized appends from two instances (each with several in flight) leave one chain: no gap, no duplicate, no fork', async () => {
@@ -133,6 +152,58 @@ describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
       expect(order).toEqual(['tx wrote', 'outside wrote']);
       // The rollback took only the transaction's row: the outside write was not part of it.
       expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings')).toEqual([{ key: 'outside' }]);
+    });
+
+    const synchronousLevel = async (db: Database): Promise<number | undefined> =>
+      (await db.one(z.object({ synchronous: z.number() }), 'PRAGMA synchronous'))?.synchronous;
+
+    it('syncOffThread leaves the connection at synchronous = FULL after a commit, a rollback and a failed BEGIN', async () => {
+      const db = t().database;
+      expect(await synchronousLevel(db)).toBe(2);
+      await db.transaction((tx) => tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['a', '1']), { syncOffThread: true });
+      expect(await synchronousLevel(db)).toBe(2);
+      await expect(
+        db.transaction(
+          async (tx) => {
+            await tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['a', 'duplicate']);
+          },
+          { syncOffThread: true },
+        ),
+      ).rejects.toThrow(/UNIQUE/);
+      expect(await synchronousLevel(db)).toBe(2);
+    });
+
+    it('syncOffThread: nobody on the connection runs until the WAL fsync (on the thread pool) is done', async () => {
+      const db = t().database;
+      const order: string[] = [];
+      const committed = db
+        .transaction((tx) => tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['committed', '1']), { syncOffThread: true })
+        .then(() => order.push('transaction resolved'));
+      const reader = db.all(z.object({ key: z.string() }), 'SELECT key FROM settings').then((rows) => {
+        order.push('read');
+        return rows;
+      });
+      // A plain COMMIT ends within this turn and the read follows at once; the fsync takes thread-pool round trips.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(order).toEqual([]);
+      await committed;
+      expect(await reader).toEqual([{ key: 'committed' }]);
+    });
+
+    it('syncOffThread: a WAL that cannot be fsynced fails the call with CommittedNotSynced (committed, so not to be retried)', async () => {
+      const db = t().database;
+      const files = await db.all(z.object({ name: z.string(), file: z.string() }), 'PRAGMA database_list');
+      const file = files.find((f) => f.name === 'main')?.file ?? '';
+      await expect(
+        db.transaction(
+          async (tx) => {
+            await tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['committed', '1']);
+            rmSync(`${file}-wal`); // SQLite keeps writing to the open file; the fsync opens it by name
+          },
+          { syncOffThread: true },
+        ),
+      ).rejects.toThrow(CommittedNotSynced);
+      expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings')).toEqual([{ key: 'committed' }]);
     });
 
     it('a transaction that awaits other work (a timer) is rolled back with a message saying why', async () => {

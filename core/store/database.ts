@@ -30,13 +30,24 @@ export type Queryable = {
 /** A consistent, read-only view of the database; close it when done (it holds a connection). */
 export type ReadSnapshot = Queryable & { close(): Promise<void> };
 
+/** How a transaction commits. */
+export type TransactionOptions = {
+  /**
+   * SQLite: the COMMIT does not fsync on the calling (main) thread; the WAL is fsynced on libuv's thread pool
+   * and the promise resolves only after that, with the connection held meanwhile, so an acknowledged write is as
+   * durable as with synchronous = FULL and nobody on the connection reads it earlier. For hot write paths that
+   * must not stall the event loop (PII scan evidence). PostgreSQL commits asynchronously anyway: ignored.
+   */
+  readonly syncOffThread?: boolean;
+};
+
 export type Database = Queryable & {
   /**
    * Runs `work` in one transaction (READ COMMITTED on PostgreSQL, SQLite's single writer: BEGIN IMMEDIATE);
    * commits when it resolves, rolls back when it rejects. On SQLite the work must await only database calls
    * (see sqlite-database.ts): the connection is shared with the code that has not moved yet.
    */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Like `transaction`, serialised with every other `serialized` call for the same `key` in any process on this
    * database: a chain append for a project, the anchoring of an interval. PostgreSQL takes a transaction-scoped
@@ -44,7 +55,7 @@ export type Database = Queryable & {
    * one writer at a time. Each statement after the lock sees what the previous holder committed. Several keys
    * (a batch spanning projects) are locked in sorted order, so two such batches cannot deadlock.
    */
-  serialized<T>(key: string | readonly string[], work: (tx: Queryable) => Promise<T>): Promise<T>;
+  serialized<T>(key: string | readonly string[], work: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * One consistent view for a read that spans many pages and event-loop turns (chain verification, exports),
    * while writers go on: PostgreSQL, a REPEATABLE READ READ ONLY transaction on one pooled connection; SQLite, a

@@ -1,5 +1,6 @@
+import { open as openFile } from 'node:fs/promises';
 import BetterSqlite3, { type Statement } from 'better-sqlite3';
-import type { Database, Queryable, ReadSnapshot, SqlParams } from './database.ts';
+import type { Database, Queryable, ReadSnapshot, SqlParams, TransactionOptions } from './database.ts';
 import type { Db } from './db.ts';
 
 /**
@@ -76,18 +77,60 @@ const snapshotOf = async (db: Db, shared: Queryable): Promise<ReadSnapshot> => {
   };
 };
 
+/** The transaction committed but its fsync failed: it may not survive a power loss. Retrying would write it twice. */
+export class CommittedNotSynced extends Error {
+  constructor(cause: unknown) {
+    super(`committed, but fsync of the write-ahead log failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/**
+ * fsyncs the connection's WAL file on libuv's thread pool (fsync reaches the file, whichever descriptor wrote
+ * it): what COMMIT under synchronous = FULL does on the calling thread.
+ */
+const syncWal = async (db: Db): Promise<void> => {
+  try {
+    const wal = await openFile(`${db.name}-wal`, 'r');
+    try {
+      await wal.sync();
+    } finally {
+      await wal.close();
+    }
+  } catch (error) {
+    throw new CommittedNotSynced(error);
+  }
+};
+
 const wrap = (db: Db): Database => {
   const direct = directQueryable(db);
 
   let open: Promise<unknown> | null = null;
+  /** The safety levels a syncOffThread transaction switches between, prepared once (they run per commit). */
+  const safety = { normal: db.prepare('PRAGMA synchronous = NORMAL'), full: db.prepare('PRAGMA synchronous = FULL') };
   /** Runs `start` once no transaction is open; `start` begins synchronously, in the microtask that saw none. */
   const whenIdle = async <T>(start: () => Promise<T>): Promise<T> => {
     while (open !== null) await open.catch(() => undefined);
     return start();
   };
-  const transaction = <T>(work: (tx: Queryable) => Promise<T>): Promise<T> =>
+  const transaction = <T>(work: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> =>
     whenIdle(() => {
-      db.exec('BEGIN IMMEDIATE');
+      // SQLite takes the safety level outside transactions only. Only this transaction runs under NORMAL (no
+      // statement of anyone else runs until it ends) and FULL is back before its COMMIT or ROLLBACK returns.
+      const syncOffThread = options.syncOffThread === true && !db.memory;
+      if (syncOffThread) safety.normal.run();
+      const end = (sql: 'COMMIT' | 'ROLLBACK'): void => {
+        try {
+          db.exec(sql);
+        } finally {
+          if (syncOffThread && !db.inTransaction) safety.full.run();
+        }
+      };
+      try {
+        db.exec('BEGIN IMMEDIATE');
+      } catch (error) {
+        if (syncOffThread) safety.full.run();
+        throw error;
+      }
       let loopTurned = false;
       const watch = setImmediate(() => {
         loopTurned = true;
@@ -97,10 +140,12 @@ const wrap = (db: Db): Database => {
         try {
           const result = await work(direct);
           if (loopTurned) throw new Error('A SQLite transaction awaited work other than database calls; it was rolled back');
-          db.exec('COMMIT');
+          end('COMMIT');
+          // Nobody on the connection goes on before the WAL is on disk: `open` is still this transaction.
+          if (syncOffThread) await syncWal(db);
           return result;
         } catch (error) {
-          if (db.inTransaction) db.exec('ROLLBACK');
+          if (db.inTransaction) end('ROLLBACK');
           throw error;
         } finally {
           clearImmediate(watch);
@@ -119,7 +164,7 @@ const wrap = (db: Db): Database => {
     exec: (sql) => whenIdle(() => direct.exec(sql)),
     transaction,
     // One writer at a time per file, across processes too: BEGIN IMMEDIATE already serialises every writer.
-    serialized: (_key, work) => transaction(work),
+    serialized: (_key, work, options) => transaction(work, options),
     snapshot: () => whenIdle(() => snapshotOf(db, result)),
     // Every writer of this file is in this process (the desktop app or one `svc serve`): nothing to hear.
     listen: async () => ({ close: async () => {} }),

@@ -1,4 +1,5 @@
 import nlp from 'compromise/two';
+import { codePointCount } from '../offsets.ts';
 
 /** A piece of the text the tagger runs on, with its UTF-16 offset in the whole text. */
 export type Segment = { readonly start: number; readonly text: string };
@@ -56,8 +57,9 @@ export const segments = (text: string): Segment[] => {
  * letter, digit, space or common punctuation; in random bytes decoded as text about 55 % are.
  */
 const looksLikeProse = (sentence: string): boolean => {
-  const ordinary = sentence.match(/[\p{L}\p{N}\s.,;:!?'"’()@+/&#%-]/gu)?.length ?? 0;
-  return ordinary >= sentence.length * 0.8;
+  // Counted as all code points minus the unusual ones: prose has few, so no array of every character.
+  const unusual = sentence.match(/[^\p{L}\p{N}\s.,;:!?'"’()@+/&#%-]/gu)?.length ?? 0;
+  return codePointCount(sentence) - unusual >= sentence.length * 0.8;
 };
 
 /**
