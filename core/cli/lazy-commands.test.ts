@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,7 +97,10 @@ describe('svc loads a command only when it runs', () => {
       expect(((await scan.json()) as { redacted_text: string }).redacted_text).toBe('<PERSON> lives in <LOCATION>.');
       expect(compromise(readModuleLog(log)).length).toBeGreaterThan(0);
     } finally {
+      // The child still writes its module log and data dir while it shuts down: remove them once it has exited.
+      const exited = child.exitCode === null && child.signalCode === null ? once(child, 'exit') : Promise.resolve();
       child.kill('SIGTERM');
+      await exited;
       rmSync(dir, { recursive: true, force: true });
       rmSync(app.dir, { recursive: true, force: true });
     }
