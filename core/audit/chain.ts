@@ -130,14 +130,22 @@ export const quoteField = (text: string): string => {
 };
 
 /**
- * Same hash as computeRecordHash when `payloadJcs` is already JCS(payload) and every other field is a string
- * that is well-formed UTF-16 (the store's id patterns, ISO times and hex guarantee it): writes the canonical
- * envelope directly, keys in JCS order. A verifier that finds a mismatch re-checks with computeRecordHash.
+ * JCS(record without hash) after its opening brace, when `payloadJcs` is already JCS(payload) and every other
+ * field is a string that is well-formed UTF-16 (the store's id patterns, ISO times and hex guarantee it): the
+ * canonical envelope written directly, keys in JCS order. A bundle's record line is `{"hash":…,` + this text.
+ */
+export const canonicalTail = (record: Omit<EvidenceRecord, 'hash' | 'payload'>, payloadJcs: string): string =>
+  `"payload":${payloadJcs},"prev_hash":${quoteField(record.prev_hash)}` +
+  `,"project_id":${quoteField(record.project_id)},"record_id":${quoteField(record.record_id)}` +
+  `,"recorded_at":${quoteField(record.recorded_at)},"schema_key":${quoteField(record.schema_key)}` +
+  `,"seq":${record.seq},"timestamp":${quoteField(record.timestamp)}}`;
+
+/** The record hash over a canonicalTail: SHA-256 of prev_hash followed by the record's JCS text. */
+export const hashOfCanonicalTail = (prevHash: string, tail: string): string => sha256Hex(`${prevHash}{${tail}`);
+
+/**
+ * Same hash as computeRecordHash under canonicalTail's conditions. A verifier that finds a mismatch re-checks
+ * with computeRecordHash.
  */
 export const hashWithCanonicalPayload = (record: Omit<EvidenceRecord, 'hash' | 'payload'>, payloadJcs: string): string =>
-  sha256Hex(
-    `${record.prev_hash}{"payload":${payloadJcs},"prev_hash":${quoteField(record.prev_hash)}` +
-      `,"project_id":${quoteField(record.project_id)},"record_id":${quoteField(record.record_id)}` +
-      `,"recorded_at":${quoteField(record.recorded_at)},"schema_key":${quoteField(record.schema_key)}` +
-      `,"seq":${record.seq},"timestamp":${quoteField(record.timestamp)}}`,
-  );
+  hashOfCanonicalTail(record.prev_hash, canonicalTail(record, payloadJcs));
