@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { App } from '../app.ts';
-import { canonicalTail, hashOfCanonicalTail, quoteField } from '../audit/chain.ts';
+import { canonicalHashInput, hashOfCanonicalInput, quoteField } from '../audit/chain.ts';
 import { chainRows, type EvidenceRow, evidencePages } from '../audit/store.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import { ChainLinker } from './chain-link.ts';
@@ -11,14 +11,14 @@ import type { DateRange } from './types.ts';
 const progressEvery = 25_000;
 
 /**
- * Re-hashes and re-links one stored row; gives its canonical text (canonicalTail), built once: the record hash
- * covers prev_hash + `{` + it, and the NDJSON line is `{"hash":…,` + it (recordLine).
+ * Re-hashes and re-links one stored row; gives the text its hash covers (canonicalHashInput), built once for
+ * the hash and the NDJSON line (recordLine). Hashing flattens the string, so the line copies a flat slice of it.
  */
-const checkedTail = (row: EvidenceRow, linker: ChainLinker): string => {
-  const tail = canonicalTail(row, row.payload);
-  if (hashOfCanonicalTail(row.prev_hash, tail) !== row.hash) linker.fail(`chain: seq ${row.seq} hash does not match its content`);
+const checkedInput = (row: EvidenceRow, linker: ChainLinker): string => {
+  const input = canonicalHashInput(row, row.payload);
+  if (hashOfCanonicalInput(input) !== row.hash) linker.fail(`chain: seq ${row.seq} hash does not match its content`);
   linker.push(row);
-  return tail;
+  return input;
 };
 
 /**
@@ -26,7 +26,8 @@ const checkedTail = (row: EvidenceRow, linker: ChainLinker): string => {
  * holds JCS text, copied verbatim). The text after the `hash` member is exactly JCS(record without hash), so a
  * verifier can hash the line's own bytes (core/cec/canonical-line.ts).
  */
-const recordLine = (row: EvidenceRow, tail: string): string => `{"hash":${quoteField(row.hash)},${tail}\n`;
+const recordLine = (row: EvidenceRow, input: string): string =>
+  `{"hash":${quoteField(row.hash)},${input.slice(row.prev_hash.length + 1)}\n`;
 
 /** What the pass learnt about the chain segment; chain_proof.json carries it. */
 export type SegmentSummary = {
@@ -73,7 +74,7 @@ export const collectSegment = async (
 
   const witnessGap = async (fromSeq: number, toSeq: number): Promise<void> => {
     for await (const row of chainRows(app.database, projectId, fromSeq, toSeq)) {
-      checkedTail(row, linker);
+      checkedInput(row, linker);
       witnessFile.write(`${witnesses === 0 ? '' : ','}{"seq":${row.seq},"hash":"${row.hash}","prev_hash":"${row.prev_hash}"}`);
       witnesses += 1;
     }
@@ -86,7 +87,7 @@ export const collectSegment = async (
       for (const row of page) {
         if (firstSeq === null) firstSeq = row.seq;
         else if (row.seq > lastSeq + 1) await witnessGap(lastSeq + 1, row.seq - 1);
-        files[row.schema_key].write(recordLine(row, checkedTail(row, linker)));
+        files[row.schema_key].write(recordLine(row, checkedInput(row, linker)));
         counts[row.schema_key] += 1;
         lastSeq = row.seq;
       }
