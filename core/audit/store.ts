@@ -156,17 +156,17 @@ export const timeFilter = (from?: string, to?: string): { sql: string; params: s
  * one schema key, from `db` (the app's database or a read snapshot), a page at a time. Keyset pages: bounded
  * memory at any size, and no statement held open between pages (callers may write meanwhile).
  */
-export async function* evidencePages(db: Queryable, q: EvidenceFilter): AsyncGenerator<EvidenceRow[]> {
+export async function* evidencePages(db: Queryable, q: EvidenceFilter, rowsPerPage = pageSize): AsyncGenerator<EvidenceRow[]> {
   const time = timeFilter(q.from, q.to);
   const key = q.schemaKey ?? '';
   const sql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq > ? AND ${time.sql}
     AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ?`;
   let after = 0;
   for (;;) {
-    const rows = await db.tuples(evidenceTuple, sql, [q.projectId, after, ...time.params, key, key, pageSize]);
+    const rows = await db.tuples(evidenceTuple, sql, [q.projectId, after, ...time.params, key, key, rowsPerPage]);
     if (rows.length > 0) yield rows;
     const last = rows.at(-1);
-    if (last === undefined || rows.length < pageSize) return;
+    if (last === undefined || rows.length < rowsPerPage) return;
     after = last.seq;
   }
 }
