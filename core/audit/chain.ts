@@ -130,14 +130,23 @@ export const quoteField = (text: string): string => {
 };
 
 /**
- * Same hash as computeRecordHash when `payloadJcs` is already JCS(payload) and every other field is a string
- * that is well-formed UTF-16 (the store's id patterns, ISO times and hex guarantee it): writes the canonical
- * envelope directly, keys in JCS order. A verifier that finds a mismatch re-checks with computeRecordHash.
+ * The text a record hash covers, prev_hash followed by JCS(record without hash), when `payloadJcs` is already
+ * JCS(payload) and every other field is a string that is well-formed UTF-16 (the store's id patterns, ISO times
+ * and hex guarantee it): the canonical envelope written directly, keys in JCS order. A bundle's record line is
+ * `{"hash":…,` + this text after its `{` (core/cec/segment-pass.ts).
+ */
+export const canonicalHashInput = (record: Omit<EvidenceRecord, 'hash' | 'payload'>, payloadJcs: string): string =>
+  `${record.prev_hash}{"payload":${payloadJcs},"prev_hash":${quoteField(record.prev_hash)}` +
+  `,"project_id":${quoteField(record.project_id)},"record_id":${quoteField(record.record_id)}` +
+  `,"recorded_at":${quoteField(record.recorded_at)},"schema_key":${quoteField(record.schema_key)}` +
+  `,"seq":${record.seq},"timestamp":${quoteField(record.timestamp)}}`;
+
+/** SHA-256 of a canonicalHashInput, in hex: the record hash. */
+export const hashOfCanonicalInput = (text: string): string => sha256Hex(text);
+
+/**
+ * Same hash as computeRecordHash under canonicalHashInput's conditions. A verifier that finds a mismatch
+ * re-checks with computeRecordHash.
  */
 export const hashWithCanonicalPayload = (record: Omit<EvidenceRecord, 'hash' | 'payload'>, payloadJcs: string): string =>
-  sha256Hex(
-    `${record.prev_hash}{"payload":${payloadJcs},"prev_hash":${quoteField(record.prev_hash)}` +
-      `,"project_id":${quoteField(record.project_id)},"record_id":${quoteField(record.record_id)}` +
-      `,"recorded_at":${quoteField(record.recorded_at)},"schema_key":${quoteField(record.schema_key)}` +
-      `,"seq":${record.seq},"timestamp":${quoteField(record.timestamp)}}`,
-  );
+  sha256Hex(canonicalHashInput(record, payloadJcs));

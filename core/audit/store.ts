@@ -7,7 +7,7 @@ import { noteAppended } from './anchors/scheduler.ts';
 import { type ChainTarget, recordColumns as columns, writeChain } from './chain-writer.ts';
 import { formatIssues, prepareInput } from './input.ts';
 import type { PreparedInput } from './input.ts';
-import { schemaKeys } from './types.ts';
+import { isSchemaKey, schemaKeys } from './types.ts';
 import type { EvidenceInput, EvidenceRecord, SchemaKey } from './types.ts';
 
 /** Stored row shape (payload as JCS text). */
@@ -30,6 +30,30 @@ export const evidenceRow: z.ZodType<EvidenceRow> = z.object({
   prev_hash: z.string(),
   hash: z.string(),
 });
+
+/** Throws like a failed row schema: a stored row that is not what the chain writer writes. */
+const badRow = (field: string): never => {
+  throw new AppError('INTERNAL', `Stored evidence row has an invalid ${field}`);
+};
+
+/**
+ * `evidenceRow`'s checks by hand, for rows read as column values in `recordColumns` order (Queryable.tuples):
+ * the store's hot paths (bundle builds, exports, chain verification) read every record, where building and
+ * parsing an object per row cost more than the query (docs/decisions.md, "Bundle build speed (issue 12)").
+ */
+export const evidenceTuple = (values: readonly unknown[]): EvidenceRow => {
+  const [seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash] = values;
+  if (typeof seq !== 'number') return badRow('seq');
+  if (typeof record_id !== 'string') return badRow('record_id');
+  if (typeof project_id !== 'string') return badRow('project_id');
+  if (!isSchemaKey(schema_key)) return badRow('schema_key');
+  if (typeof timestamp !== 'string') return badRow('timestamp');
+  if (typeof recorded_at !== 'string') return badRow('recorded_at');
+  if (typeof payload !== 'string') return badRow('payload');
+  if (typeof prev_hash !== 'string') return badRow('prev_hash');
+  if (typeof hash !== 'string') return badRow('hash');
+  return { seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash };
+};
 
 const chainSql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ?`;
 
@@ -130,22 +154,27 @@ export const timeFilter = (from?: string, to?: string): { sql: string; params: s
 
 /**
  * The project's stored rows in chain order whose event time lies in the inclusive UTC date range, optionally of
- * one schema key, from `db` (the app's database or a read snapshot). Keyset pages: bounded memory at any size,
- * and no statement held open between pages (callers may write meanwhile).
+ * one schema key, from `db` (the app's database or a read snapshot), a page at a time. Keyset pages: bounded
+ * memory at any size, and no statement held open between pages (callers may write meanwhile).
  */
-export async function* evidenceRows(db: Queryable, q: EvidenceFilter): AsyncGenerator<EvidenceRow> {
+export async function* evidencePages(db: Queryable, q: EvidenceFilter, rowsPerPage = pageSize): AsyncGenerator<EvidenceRow[]> {
   const time = timeFilter(q.from, q.to);
   const key = q.schemaKey ?? '';
   const sql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq > ? AND ${time.sql}
     AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ?`;
   let after = 0;
   for (;;) {
-    const rows = await db.all(evidenceRow, sql, [q.projectId, after, ...time.params, key, key, pageSize]);
-    yield* rows;
+    const rows = await db.tuples(evidenceTuple, sql, [q.projectId, after, ...time.params, key, key, rowsPerPage]);
+    if (rows.length > 0) yield rows;
     const last = rows.at(-1);
-    if (last === undefined || rows.length < pageSize) return;
+    if (last === undefined || rows.length < rowsPerPage) return;
     after = last.seq;
   }
+}
+
+/** evidencePages one row at a time. */
+export async function* evidenceRows(db: Queryable, q: EvidenceFilter): AsyncGenerator<EvidenceRow> {
+  for await (const page of evidencePages(db, q)) yield* page;
 }
 
 /** Stored rows fromSeq..toSeq (inclusive) of one project's chain, in order, in keyset pages: the bundle's chain segment. */
@@ -158,7 +187,7 @@ export async function* chainRows(
 ): AsyncGenerator<EvidenceRow> {
   let next = fromSeq;
   while (next <= toSeq) {
-    const rows = await db.all(evidenceRow, chainSql, [projectId, next, toSeq, rowsPerPage]);
+    const rows = await db.tuples(evidenceTuple, chainSql, [projectId, next, toSeq, rowsPerPage]);
     yield* rows;
     const last = rows.at(-1);
     if (last === undefined) return;

@@ -15,9 +15,9 @@ export class ChainLinker {
   #count = 0;
 
   /** Adds the next link; `label` names it in errors (e.g. `record seq 5`), written only when one is reported. */
-  push(link: ChainLink, label: string | (() => string) = `seq ${link.seq}`): void {
+  push(link: ChainLink, label?: string | (() => string)): void {
     this.#count += 1;
-    const name = (): string => (typeof label === 'string' ? label : label());
+    const name = (): string => (label === undefined ? `seq ${link.seq}` : typeof label === 'string' ? label : label());
     if (this.#expectedSeq === null) {
       this.#firstPrev = link.prev_hash;
     } else {

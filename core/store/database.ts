@@ -19,6 +19,12 @@ export type Queryable = {
   readonly dialect: Dialect;
   /** Every row of a SELECT (or of an INSERT/UPDATE/DELETE ... RETURNING), each parsed by `row`. */
   all<T>(row: z.ZodType<T>, sql: string, params?: SqlParams): Promise<T[]>;
+  /**
+   * Every row as its column values in SELECT order, each turned into a T by `row` (which must check what it
+   * takes). For hot paths only (a bundle build over a million records): the driver skips building an object per
+   * row and a zod object schema, which together cost more than the query.
+   */
+  tuples<T>(row: (values: readonly unknown[]) => T, sql: string, params?: SqlParams): Promise<T[]>;
   /** The first row, parsed; undefined when there is none. */
   one<T>(row: z.ZodType<T>, sql: string, params?: SqlParams): Promise<T | undefined>;
   /** A statement without result rows; resolves to the number of rows it changed. */

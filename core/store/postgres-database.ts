@@ -36,9 +36,11 @@ const translateError = (error: unknown): unknown =>
 
 type Client = pg.Pool | pg.PoolClient;
 const queryable = (client: Client): Queryable => {
-  const rows = async (sql: string, params: SqlParams): Promise<pg.QueryResult> => {
+  const rows = async (sql: string, params: SqlParams, asArrays = false): Promise<pg.QueryResult> => {
     try {
-      return await client.query(numberedPlaceholders(sql), params as unknown[]);
+      const text = numberedPlaceholders(sql);
+      const values = params as unknown[];
+      return await (asArrays ? client.query({ text, values, rowMode: 'array' }) : client.query(text, values));
     } catch (error) {
       throw translateError(error);
     }
@@ -46,6 +48,7 @@ const queryable = (client: Client): Queryable => {
   return {
     dialect: 'postgres',
     all: async (row, sql, params = []) => (await rows(sql, params)).rows.map((r) => row.parse(r)),
+    tuples: async (row, sql, params = []) => ((await rows(sql, params, true)).rows as unknown[][]).map(row),
     one: async (row, sql, params = []) => {
       const first = (await rows(sql, params)).rows[0];
       return first === undefined ? undefined : row.parse(first);

@@ -28,12 +28,15 @@ export const sqliteDatabase = (db: Db): Database => {
 /** The statements of one connection, run at once (the promises only give both back ends one shape). */
 const directQueryable = (db: Db): Queryable => {
   const statements = new Map<string, Statement>();
-  const prepare = (sql: string): Statement => {
-    let statement = statements.get(sql);
+  // A statement in raw mode returns arrays: one cache entry per (mode, sql).
+  const prepare = (sql: string, raw = false): Statement => {
+    const key = raw ? `raw:${sql}` : sql;
+    let statement = statements.get(key);
     if (statement === undefined) {
       if (statements.size >= 2000) statements.clear();
       statement = db.prepare(sql);
-      statements.set(sql, statement);
+      if (raw) statement.raw(true);
+      statements.set(key, statement);
     }
     return statement;
   };
@@ -46,6 +49,7 @@ const directQueryable = (db: Db): Queryable => {
   return {
     dialect: 'sqlite',
     all: async (row, sql, params = []) => rowsOf(sql, params).map((r) => row.parse(r)),
+    tuples: async (row, sql, params = []) => (prepare(sql, true).all(...params) as unknown[][]).map(row),
     one: async (row, sql, params = []) => {
       const statement = prepare(sql);
       if (!statement.reader) throw new TypeError('one() needs a statement that returns rows');
@@ -159,6 +163,7 @@ const wrap = (db: Db): Database => {
   const result: Database = {
     dialect: 'sqlite',
     all: (row, sql, params) => whenIdle(() => direct.all(row, sql, params)),
+    tuples: (row, sql, params) => whenIdle(() => direct.tuples(row, sql, params)),
     one: (row, sql, params) => whenIdle(() => direct.one(row, sql, params)),
     run: (sql, params) => whenIdle(() => direct.run(sql, params)),
     exec: (sql) => whenIdle(() => direct.exec(sql)),
