@@ -60,14 +60,21 @@ export const stringCheck = (def: Def): ((text: string) => boolean) => {
     else throw new TypeError(`fast path: unsupported string check ${check.check}`);
   }
   // Lengths in code points like zod: UTF-16 length bounds them (cp <= units <= 2 cp), so most strings need no count.
+  // Indexed loops, no closures: this runs for every string field of every record and must not allocate.
   return (text) => {
     const units = text.length;
     if (units < min || (units < 2 * min && codePoints(text) < min)) return false;
     if (units > max && codePoints(text) > max) return false;
-    for (const tx of overwrites) if (tx(text) !== text) return false;
-    for (const pattern of patterns) if (!pattern.test(text)) return false;
-    return customs.every((refine) => passes(refine, text));
+    for (let i = 0; i < overwrites.length; i++) if ((overwrites[i] as (text: string) => unknown)(text) !== text) return false;
+    for (let i = 0; i < patterns.length; i++) if (!(patterns[i] as RegExp).test(text)) return false;
+    return allPass(customs, text);
   };
+};
+
+/** True when every refinement passes `value` (an indexed loop: no closure per call on the hot path). */
+const allPass = (fns: readonly ((value: never) => unknown)[], value: unknown): boolean => {
+  for (let i = 0; i < fns.length; i++) if (!passes(fns[i] as (value: never) => unknown, value)) return false;
+  return true;
 };
 
 /** A zod refinement's verdict as zod reads it: true passes; anything else, or a throw, fails. */
@@ -115,5 +122,5 @@ export const refinements = (def: Def, allowed: boolean): ((value: unknown) => bo
       throw new TypeError(`fast path: unsupported check ${check.check}`);
     return check.fn as (value: unknown) => unknown;
   });
-  return (value) => fns.every((fn) => passes(fn, value));
+  return (value) => allPass(fns, value);
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { examplePayloads } from './examples.ts';
+import { storableInUtc } from './input.ts';
 import { queryEvidence } from './query.ts';
 import { appendEvidence, countEvidence, dayBounds, evidenceRows, timeFilter } from './store.ts';
 
@@ -15,6 +16,31 @@ describe('dayBounds and timeFilter', () => {
       params: ['', '2027-01-01T00:00:00.000Z'],
     });
     expect(() => timeFilter('2026-02-30x')).toThrow(/expected YYYY-MM-DD/);
+  });
+});
+
+describe('storableInUtc', () => {
+  it('answers as parsing the date does, for every field in and out of range, with and without an offset', () => {
+    const first = Date.parse('0000-01-01T00:00:00.000Z');
+    const last = Date.parse('9999-12-31T23:59:59.999Z');
+    const byParsing = (timestamp: string): boolean => {
+      const ms = Date.parse(timestamp);
+      return ms >= first && ms <= last;
+    };
+    const two = (n: number): string => String(n).padStart(2, '0');
+    const cases: string[] = [];
+    for (const year of ['0000', '0001', '2024', '2026', '9998', '9999', '10000', '999'])
+      for (const month of [0, 1, 2, 4, 12, 13])
+        for (const day of [0, 1, 28, 29, 30, 31, 32])
+          for (const clock of ['00:00:00', '23:59:59', '24:00:00', '12:60:00', '12:00:60'])
+            for (const tail of ['.000Z', '.999Z', 'Z', '.5Z', '.9999Z', '+00:00', '+01:00', '-01:00', '.000', '.000z', '.000Zx'])
+              cases.push(`${year}-${two(month)}-${two(day)}T${clock}${tail}`);
+    cases.push('', 'garbage', '2026-01-01', '2026-01-01 00:00:00.000Z', '+010000-01-01T00:00:00.000Z');
+    const storable = cases.filter(byParsing).length;
+    // Both answers occur many times, so the comparison below tests something either way.
+    expect(storable).toBeGreaterThan(1000);
+    expect(cases.length - storable).toBeGreaterThan(1000);
+    for (const timestamp of cases) expect(storableInUtc(timestamp), timestamp).toBe(byParsing(timestamp));
   });
 });
 
