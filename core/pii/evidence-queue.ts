@@ -7,7 +7,7 @@
 import { type App, service } from '../app.ts';
 import { appendEvidence } from '../audit/store.ts';
 import type { EvidenceInput } from '../audit/types.ts';
-import { CommittedNotSynced } from '../store/sqlite-database.ts';
+import { CommittedNotSynced } from '../store/database.ts';
 import { recordScanTime } from './status.ts';
 
 type PendingRecord = { readonly input: EvidenceInput; readonly at: string; readonly done: (error?: unknown) => void };

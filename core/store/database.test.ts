@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { databasePerTest, testBackends } from '../test-support/backends.ts';
 import type { Database, Queryable, TransactionOptions } from './database.ts';
-import { CommittedNotSynced } from './sqlite-database.ts';
+import { CommittedNotSynced } from './database.ts';
 
 const head = z.object({ head_seq: z.number().int(), head_hash: z.string() });
 const record = z.object({ seq: z.number().int(), record_id: z.string(), prev_hash: z.string(), hash: z.string() });

@@ -42,10 +42,18 @@ export type TransactionOptions = {
    * SQLite: the COMMIT does not fsync on the calling (main) thread; the WAL is fsynced on libuv's thread pool
    * and the promise resolves only after that, with the connection held meanwhile, so an acknowledged write is as
    * durable as with synchronous = FULL and nobody on the connection reads it earlier. For hot write paths that
-   * must not stall the event loop (PII scan evidence). PostgreSQL commits asynchronously anyway: ignored.
+   * must not stall the event loop (PII scan evidence). PostgreSQL's COMMIT waits on the server, never on this
+   * thread: ignored there.
    */
   readonly syncOffThread?: boolean;
 };
+
+/** The transaction committed but its fsync failed: it may not survive a power loss. Retrying would write it twice. */
+export class CommittedNotSynced extends Error {
+  constructor(cause: unknown) {
+    super(`committed, but fsync of the write-ahead log failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
 
 export type Database = Queryable & {
   /**

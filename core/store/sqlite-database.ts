@@ -1,6 +1,13 @@
 import { open as openFile } from 'node:fs/promises';
 import BetterSqlite3, { type Statement } from 'better-sqlite3';
-import type { Database, Queryable, ReadSnapshot, SqlParams, TransactionOptions } from './database.ts';
+import {
+  CommittedNotSynced,
+  type Database,
+  type Queryable,
+  type ReadSnapshot,
+  type SqlParams,
+  type TransactionOptions,
+} from './database.ts';
 import type { Db } from './db.ts';
 
 /**
@@ -80,13 +87,6 @@ const snapshotOf = async (db: Db, shared: Queryable): Promise<ReadSnapshot> => {
     },
   };
 };
-
-/** The transaction committed but its fsync failed: it may not survive a power loss. Retrying would write it twice. */
-export class CommittedNotSynced extends Error {
-  constructor(cause: unknown) {
-    super(`committed, but fsync of the write-ahead log failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-  }
-}
 
 /**
  * fsyncs the connection's WAL file on libuv's thread pool (fsync reaches the file, whichever descriptor wrote
