@@ -64,9 +64,13 @@ const notCollected: Record<string, unknown> = Object.freeze({});
 class ChainLinker<I extends PreparedInput> {
   readonly heads = new Map<string, Head>();
   readonly records: EvidenceRecord[] = [];
-  /** Values of the queued rows, nine per row, the inputs they came from and the first one's index (to name a duplicate). */
+  /**
+   * Values of the queued rows, nine per row, the inputs they came from, how many are queued and the first one's
+   * index (to name a duplicate). Only the first `queued` inputs (`queued * 9` values) are the queue.
+   */
   values: SqlValue[] = [];
   inputs: I[] = [];
+  queued = 0;
   firstIndex = 0;
 
   constructor(private readonly options: WriteOptions<I>) {}
@@ -96,18 +100,21 @@ class ChainLinker<I extends PreparedInput> {
       hash: '',
     };
     record.hash = hashWithCanonicalPayload(record, input.payloadJcs);
-    this.values.push(
-      record.seq,
-      input.record_id,
-      input.project_id,
-      input.schema_key,
-      input.timestamp,
-      recordedAt,
-      input.payloadJcs,
-      record.prev_hash,
-      record.hash,
-    );
-    this.inputs.push(input);
+    // Written by index, not pushed: the one-row path reuses both arrays at their length (no new backing store
+    // per record; `length = 0` dropped it and every push grew a fresh one).
+    const values = this.values;
+    const at = this.queued * 9;
+    values[at] = record.seq;
+    values[at + 1] = input.record_id;
+    values[at + 2] = input.project_id;
+    values[at + 3] = input.schema_key;
+    values[at + 4] = input.timestamp;
+    values[at + 5] = recordedAt;
+    values[at + 6] = input.payloadJcs;
+    values[at + 7] = record.prev_hash;
+    values[at + 8] = record.hash;
+    this.inputs[this.queued] = input;
+    this.queued += 1;
     head.seq = record.seq;
     head.hash = record.hash;
     this.options.onWritten?.(input.project_id, record.seq, record.hash);
@@ -119,18 +126,18 @@ class ChainLinker<I extends PreparedInput> {
 
   /** The queued rows as one INSERT, emptying the queue. */
   take(): { sql: string; values: SqlValue[]; inputs: I[]; firstIndex: number } {
-    const taken = { sql: insertSql(this.inputs.length), values: this.values, inputs: this.inputs, firstIndex: this.firstIndex };
-    this.firstIndex += this.inputs.length;
+    const taken = { sql: insertSql(this.queued), values: this.values, inputs: this.inputs, firstIndex: this.firstIndex };
+    this.firstIndex += this.queued;
     this.values = [];
     this.inputs = [];
+    this.queued = 0;
     return taken;
   }
 
-  /** Empties the queue in place (the one-row path reuses its arrays: it runs per record). */
+  /** Empties the one-row queue, keeping its arrays for the next row (this runs per record). */
   clear(): void {
-    this.firstIndex += this.inputs.length;
-    this.values.length = 0;
-    this.inputs.length = 0;
+    this.firstIndex += this.queued;
+    this.queued = 0;
   }
 
   conflict(input: I, index: number): AppError {
@@ -232,10 +239,10 @@ const attempt = async <I extends PreparedInput>(
       const head = linker.headOf(input.project_id) ?? linker.setHead(input.project_id, await chainHead(tx, input.project_id));
       linker.link(input, head);
       if (direct !== null) insertDirect(direct);
-      else if (linker.inputs.length >= rowsPerInsert) await insertMany();
+      else if (linker.queued >= rowsPerInsert) await insertMany();
     }
   }
-  if (linker.inputs.length > 0) await insertMany();
+  if (linker.queued > 0) await insertMany();
   for (const row of linker.headRows()) await tx.run(setHeadSql, row);
   return linker.records;
 };

@@ -87,6 +87,22 @@ const jsonData: Node = (value, depth) => {
 const anyKey = (): boolean => true;
 
 /**
+ * The own keys in UTF-16 code unit order (what `sort()` gives): an insertion sort in place for the few keys of
+ * an evidence record, where `sort()` allocated more than the rest of the record's validation.
+ */
+const sortedKeys = (value: object): string[] => {
+  const keys = Object.keys(value);
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+    keys[j + 1] = key;
+  }
+  return keys;
+};
+
+/**
  * `{"k":v,...}` with keys in UTF-16 order (JCS). `undefinedOk`: an undefined value is left out, as JSON does
  * (free JSON and z.unknown() values); otherwise it fails, because a typed value schema rejects undefined.
  */
@@ -100,7 +116,7 @@ const writeSorted = (
   // Symbol keys: JSON skips them, a zod record rejects them.
   if (!isPlain(value) || Object.getOwnPropertySymbols(value).length > 0) return undefined;
   let out = '{';
-  for (const key of Object.keys(value).sort()) {
+  for (const key of sortedKeys(value)) {
     if (awkwardKey(key) || !keyOk(key)) return undefined;
     const raw = value[key];
     if (raw === undefined) {
