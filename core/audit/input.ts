@@ -10,6 +10,8 @@ import type { SchemaKey } from './types.ts';
 /** Ids are ASCII so they travel safely in file names, URLs and the JCS fast path. */
 const idPattern = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 export const projectIdSchema = z.string().regex(idPattern, 'expected 1-128 characters of A-Z a-z 0-9 . _ : - (no leading punctuation)');
+/** projectIdSchema's verdict without a parse (it runs per record on the ingest path). */
+export const isProjectId = (value: unknown): value is string => typeof value === 'string' && idPattern.test(value);
 
 /** Record ids default to ULIDs; the monotonic factory is ~30x faster than `ulid()` (no per-call PRNG setup). */
 const nextUlid = monotonicFactory();

@@ -8,6 +8,7 @@ import { GENESIS_HASH, computeRecordHash, hashWithCanonicalPayload, jcs } from '
 import { examplePayloads, exampleEvidence } from './examples.ts';
 import { appendEvidence, chainRows, countEvidence, evidenceRows } from './store.ts';
 import type { EvidenceInput } from './types.ts';
+import { verifyChain } from './verify.ts';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
 
@@ -39,7 +40,7 @@ const appendingApp = (backend: TestBackend) => {
 };
 
 describe.each(testBackends)('appendEvidence on $name', (backend) => {
-  const { rowCount, append } = appendingApp(backend);
+  const { t, rowCount, append } = appendingApp(backend);
 
   it('chains records per project from seq 1 with the contract hash', async () => {
     const records = await append([score(), score({ project_id: 'p2' }), score({ record_id: 'r-3' })]);
@@ -79,6 +80,29 @@ describe.each(testBackends)('appendEvidence on $name', (backend) => {
     expect(again.message).toMatch(/^record 1500: record_id taken /);
     expect(await rowCount()).toBe(1);
   });
+
+  it('rejects a batch validated in chunks as a whole: invalid records anywhere win over an earlier duplicate', async () => {
+    await append([score({ record_id: 'taken' })]);
+    const bad = score({ payload: { ...examplePayloads.score_records, vlaue: 1 } });
+    const batch = Array.from({ length: 700 }, (_, i) => score({ record_id: `v${i}` }));
+    batch[10] = score({ record_id: 'taken' });
+    batch[600] = bad;
+    batch[650] = bad;
+    const error = await thrown(append(batch));
+    expect(error.code).toBe('VALIDATION');
+    expect(error.message).toMatch(/^2 invalid record\(s\), nothing was written; record 600: .*vlaue/);
+    expect(error.detail).toEqual({ errors: [expect.objectContaining({ index: 600 }), expect.objectContaining({ index: 650 })] });
+    expect(await rowCount()).toBe(1);
+    batch[600] = score({ record_id: 'v600' });
+    batch[650] = score({ record_id: 'v650' });
+    const conflict = await thrown(append(batch));
+    expect(conflict.message).toMatch(/^record 10: record_id taken /);
+    expect(await rowCount()).toBe(1);
+    batch[10] = score({ record_id: 'v10' });
+    const records = await append(batch);
+    expect(records.map((record) => record.seq)).toEqual(Array.from({ length: 700 }, (_, i) => i + 2));
+    expect(await verifyChain(t().app, 'p1')).toMatchObject({ valid: true, head_seq: 701 });
+  });
 });
 
 describe('record hash', () => {
@@ -94,6 +118,26 @@ describe('record hash', () => {
       prev_hash: GENESIS_HASH,
     };
     expect(hashWithCanonicalPayload(base, jcs(payload))).toBe(computeRecordHash({ ...base, payload }));
+  });
+
+  it('hashes the same whether or not an envelope field needs escaping', () => {
+    const payload = examplePayloads.score_records;
+    const base = {
+      seq: 12,
+      record_id: 'r-1',
+      project_id: 'p',
+      schema_key: 'score_records' as const,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      recorded_at: '2026-01-02T00:00:00.000Z',
+      prev_hash: GENESIS_HASH,
+    };
+    const awkward = ['plain', 'quote"d', 'back\\slash', 'tab\t', 'Zoë', '😀', '~', ' ', '\u007f'];
+    for (const field of ['record_id', 'project_id', 'timestamp', 'recorded_at', 'prev_hash'] as const) {
+      for (const text of awkward) {
+        const record = { ...base, [field]: text };
+        expect(hashWithCanonicalPayload(record, jcs(payload))).toBe(computeRecordHash({ ...record, payload }));
+      }
+    }
   });
 
   it('agrees with the canonicalize package (RFC 8785) on awkward values', () => {

@@ -5,7 +5,7 @@ import type { Queryable, TransactionOptions } from '../store/database.ts';
 import { sqliteDatabase } from '../store/sqlite-database.ts';
 import { noteAppended } from './anchors/scheduler.ts';
 import { type ChainTarget, recordColumns as columns, writeChain } from './chain-writer.ts';
-import { formatIssues, prepareInput } from './input.ts';
+import { formatIssues, isProjectId, prepareInput } from './input.ts';
 import type { PreparedInput } from './input.ts';
 import { isSchemaKey, schemaKeys } from './types.ts';
 import type { EvidenceInput, EvidenceRecord, SchemaKey } from './types.ts';
@@ -79,8 +79,7 @@ const rejectInvalid = (inputs: Inputs, now: Date): void => {
  * bad indexes. The valid case is one pass that keeps only the prepared inputs; the first invalid input hands
  * over to rejectInvalid.
  */
-const prepareAll = (app: App, inputs: Inputs): PreparedInput[] => {
-  const now = app.now();
+const prepareAll = (inputs: Inputs, now: Date): PreparedInput[] => {
   const prepared: PreparedInput[] = [];
   for (const raw of inputs) {
     const result = prepareInput(raw, now);
@@ -102,20 +101,74 @@ export const chainTarget = (app: App): ChainTarget => ({
 
 const projectsOf = (prepared: readonly PreparedInput[]): string[] => [...new Set(prepared.map((input) => input.project_id))];
 
+/** Inputs prepared this many at a time inside a SQLite write transaction (see appendEvidence). */
+const chunkSize = 256;
+
+/** Thrown inside the write transaction at the first invalid input, so that it rolls back; rejectInvalid then reports. */
+class InvalidInput extends Error {
+  constructor() {
+    super('an evidence input was invalid on one read and valid on the next');
+  }
+}
+
+/** The inputs prepared `chunkSize` at a time; throws InvalidInput at the first invalid one. */
+function* preparedChunks(inputs: Inputs, now: Date): Generator<PreparedInput[]> {
+  let chunk: PreparedInput[] = [];
+  for (let i = 0; i < inputs.length; i++) {
+    const result = prepareInput(inputs[i], now);
+    if (!result.ok) throw new InvalidInput();
+    chunk.push(result.value);
+    if (chunk.length === chunkSize) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+/** The project ids the inputs name, or undefined when one of them has no valid project id (the batch is invalid). */
+const namedProjects = (inputs: Inputs): string[] | undefined => {
+  const ids = new Set<string>();
+  for (const raw of inputs) {
+    const id = typeof raw === 'object' && raw !== null ? raw.project_id : undefined;
+    if (!isProjectId(id)) return undefined;
+    ids.add(id);
+  }
+  return [...ids];
+};
+
 /**
  * Validates every input, then appends all of them to their projects' chains in one transaction on
  * `app.database`, under each project's chain lock (any number of instances on one PostgreSQL database append
  * to one chain without fork, gap or duplicate seq). Throws VALIDATION (nothing written) or CONFLICT on a
- * duplicate record_id (nothing written).
+ * duplicate record_id (nothing written); VALIDATION wins when a batch has both.
+ *
+ * On the app's own SQLite connection the inputs are validated and written 256 at a time inside the one
+ * transaction, so each one's JCS text dies young instead of surviving every scavenge of the batch (a quarter of
+ * the append's garbage collection, docs/decisions.md "Ingest, fourth pass"). The contract is the same: any
+ * failure (an invalid input, a duplicate, an I/O error) rolls the whole batch back, and if any input of the
+ * batch is invalid the error is the VALIDATION report over all of them, as when validation ran first. On
+ * PostgreSQL validation still runs before the chain locks are taken, so another instance is not kept waiting.
  */
 export const appendEvidence = async (app: App, inputs: Inputs, commit: TransactionOptions = {}): Promise<EvidenceRecord[]> => {
-  const prepared = prepareAll(app, inputs);
-  const records = await writeChain(chainTarget(app), projectsOf(prepared), () => [prepared], {
-    collect: true,
-    recordedAt: app.now().toISOString(),
-    ...commit,
-  });
-  noteAppended(app, projectsOf(prepared));
+  const now = app.now();
+  const options = { collect: true, recordedAt: app.now().toISOString(), ...commit };
+  const target = chainTarget(app);
+  let projectIds = target.sqlite === null ? undefined : namedProjects(inputs);
+  let records: EvidenceRecord[];
+  if (projectIds === undefined) {
+    const prepared = prepareAll(inputs, now);
+    projectIds = projectsOf(prepared);
+    records = await writeChain(target, projectIds, () => [prepared], options);
+  } else {
+    try {
+      records = await writeChain(target, projectIds, () => preparedChunks(inputs, now), options);
+    } catch (error) {
+      rejectInvalid(inputs, now);
+      throw error;
+    }
+  }
+  noteAppended(app, projectIds);
   return records;
 };
 
