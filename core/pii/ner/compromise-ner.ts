@@ -80,7 +80,8 @@ const isDemonym = (word: string): boolean => {
  */
 const nrpTermSpans = (text: string): NerSpan[] => {
   const spans: NerSpan[] = [];
-  for (const match of text.matchAll(CAPITALISED_WORD_AND_NEXT)) {
+  CAPITALISED_WORD_AND_NEXT.lastIndex = 0; // exec, not matchAll, which would copy the regex per call
+  for (let match = CAPITALISED_WORD_AND_NEXT.exec(text); match !== null; match = CAPITALISED_WORD_AND_NEXT.exec(text)) {
     const word = match[0];
     const pair = match[1] === undefined ? '' : `${word} ${match[1]}`;
     const hit = pair !== '' && nrpTerms.has(pair.toLowerCase()) ? pair : nrpTerms.has(word.toLowerCase()) || isDemonym(word) ? word : '';
