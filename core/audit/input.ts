@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { jcs } from './chain.ts';
 import { compileFast, compileFieldCheck, isPlain } from './fast-payload.ts';
 import { maxJsonDepth, nestedDeeperThan } from './json-depth.ts';
+import { pooledRandom } from './random-pool.ts';
 import { payloadSchemas } from './schemas.ts';
 import { schemaKeys } from './types.ts';
 import type { SchemaKey } from './types.ts';
@@ -14,7 +15,7 @@ export const projectIdSchema = z.string().regex(idPattern, 'expected 1-128 chara
 export const isProjectId = (value: unknown): value is string => typeof value === 'string' && idPattern.test(value);
 
 /** Record ids default to ULIDs; the monotonic factory is ~30x faster than `ulid()` (no per-call PRNG setup). */
-const nextUlid = monotonicFactory();
+const nextUlid = monotonicFactory(pooledRandom());
 const utcMillis = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Largest JCS(payload) accepted, in UTF-16 code units; evidence is metadata, not documents. */

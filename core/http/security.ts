@@ -14,14 +14,26 @@ export type OriginPolicy = {
 
 const loopbackNames = ['127.0.0.1', 'localhost', '[::1]'];
 
-export const allowedHosts = (policy: OriginPolicy): Set<string> => {
-  const url = new URL(policy.origin());
+const hostsOf = (origin: string, extraHosts: readonly string[]): Set<string> => {
+  const url = new URL(origin);
   const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port;
-  const hosts = new Set<string>([url.host.toLowerCase(), ...policy.extraHosts.map((host) => host.toLowerCase())]);
+  const hosts = new Set<string>([url.host.toLowerCase(), ...extraHosts.map((host) => host.toLowerCase())]);
   for (const name of loopbackNames) {
     hosts.add(`${name}:${port}`);
     if ((url.protocol === 'http:' && port === '80') || (url.protocol === 'https:' && port === '443')) hosts.add(name);
   }
+  return hosts;
+};
+
+/** Each policy's hosts for its current origin: parsing the origin ran on every request. */
+const hostsByPolicy = new WeakMap<OriginPolicy, { readonly origin: string; readonly hosts: ReadonlySet<string> }>();
+
+export const allowedHosts = (policy: OriginPolicy): ReadonlySet<string> => {
+  const origin = policy.origin();
+  const known = hostsByPolicy.get(policy);
+  if (known !== undefined && known.origin === origin) return known.hosts;
+  const hosts = hostsOf(origin, policy.extraHosts);
+  hostsByPolicy.set(policy, { origin, hosts });
   return hosts;
 };
 

@@ -136,14 +136,23 @@ const findEntities = async (
   };
 };
 
+/** Count and score range per entity type, in one pass over the findings. */
 const summarise = (entities: readonly Finding[]) => {
   const counts: Record<string, number> = {};
+  const sums: Record<string, { min: number; max: number; total: number }> = {};
+  for (const f of entities) {
+    counts[f.type] = (counts[f.type] ?? 0) + 1;
+    const seen = sums[f.type];
+    if (seen === undefined) sums[f.type] = { min: f.score, max: f.score, total: f.score };
+    else {
+      seen.min = Math.min(seen.min, f.score);
+      seen.max = Math.max(seen.max, f.score);
+      seen.total += f.score;
+    }
+  }
   const scores: Record<string, { min: number; max: number; mean: number }> = {};
-  for (const f of entities) counts[f.type] = (counts[f.type] ?? 0) + 1;
-  for (const type of Object.keys(counts)) {
-    const values = entities.filter((f) => f.type === type).map((f) => f.score);
-    const mean = values.reduce((a, b) => a + b, 0) / values.length;
-    scores[type] = { min: Math.min(...values), max: Math.max(...values), mean: Math.min(1, Math.max(0, mean)) };
+  for (const [type, { min, max, total }] of Object.entries(sums)) {
+    scores[type] = { min, max, mean: Math.min(1, Math.max(0, total / (counts[type] ?? 1))) };
   }
   return { counts, scores };
 };

@@ -16,7 +16,10 @@ const isGivenName = (word: string): boolean => {
   const tags = lexicon[word.toLowerCase()];
   return tags === 'MaleName' || tags === 'FemaleName' || (Array.isArray(tags) && tags.some((tag) => tag.endsWith('Name')));
 };
-const isCapitalised = (term: JsonTerm): boolean => /^\p{Lu}/u.test(term.text);
+// Module-level: esbuild turns a `\p{…}` literal into `new RegExp(…)`, parsed again on every evaluation.
+const STARTS_CAPITALISED = /^\p{Lu}/u;
+const CAPITALISED_WORD_AND_NEXT = /\b\p{Lu}\p{Ll}+(?=(?: (\p{Lu}\p{Ll}+))?)/gu;
+const isCapitalised = (term: JsonTerm): boolean => STARTS_CAPITALISED.test(term.text);
 /** Tags a word gets when compromise knows nothing about it except its position and capital letter. */
 const unknownWordTags = new Set(['Noun', 'Singular', 'ProperNoun', 'Person', 'FirstName', 'LastName', 'MaleName', 'FemaleName']);
 
@@ -77,7 +80,8 @@ const isDemonym = (word: string): boolean => {
  */
 const nrpTermSpans = (text: string): NerSpan[] => {
   const spans: NerSpan[] = [];
-  for (const match of text.matchAll(/\b\p{Lu}\p{Ll}+(?=(?: (\p{Lu}\p{Ll}+))?)/gu)) {
+  CAPITALISED_WORD_AND_NEXT.lastIndex = 0; // exec, not matchAll, which would copy the regex per call
+  for (let match = CAPITALISED_WORD_AND_NEXT.exec(text); match !== null; match = CAPITALISED_WORD_AND_NEXT.exec(text)) {
     const word = match[0];
     const pair = match[1] === undefined ? '' : `${word} ${match[1]}`;
     const hit = pair !== '' && nrpTerms.has(pair.toLowerCase()) ? pair : nrpTerms.has(word.toLowerCase()) || isDemonym(word) ? word : '';

@@ -32,6 +32,14 @@ const isCalendarWord = (word: string): boolean => {
 type Word = { readonly text: string; readonly start: number; readonly end: number; readonly kind: WordKind };
 
 /**
+ * Module-level, not literals in the function: esbuild (tsx, the CLI and Electron builds) turns a `\p{…}` literal
+ * into `new RegExp(…)`, parsed again on every evaluation (per word here). WORD is global and used with exec from
+ * lastIndex 0 (matchAll would copy it per sentence); it never matches the empty string.
+ */
+const WORD = /\p{L}[\p{L}'’-]*/gu;
+const STARTS_CAPITALISED = /^\p{Lu}/u;
+
+/**
  * PERSON and LOCATION spans of a sentence from compromise's lexicon alone, or null when a capitalised word is
  * unknown or ambiguous and the tagger must decide. Most sentences with names name well-known first names,
  * surnames and cities; this skips the tagger (about 1 ms a sentence) for them.
@@ -39,9 +47,10 @@ type Word = { readonly text: string; readonly start: number; readonly end: numbe
 export const lexiconSpans = (sentence: string): NerSpan[] | null => {
   const words: Word[] = [];
   let index = 0;
-  for (const match of sentence.matchAll(/\p{L}[\p{L}'’-]*/gu)) {
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(sentence); match !== null; match = WORD.exec(sentence)) {
     const text = match[0];
-    const capitalised = /^\p{Lu}/u.test(text);
+    const capitalised = STARTS_CAPITALISED.test(text);
     const first = index++ === 0;
     if (!capitalised) {
       words.push({ text, start: match.index, end: match.index + text.length, kind: 'other' });

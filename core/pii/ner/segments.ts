@@ -52,13 +52,19 @@ export const segments = (text: string): Segment[] => {
   return out;
 };
 
+// Module-level, not literals in the functions: esbuild turns a `\p{…}` literal into `new RegExp(…)`, parsed again
+// on every evaluation. `match` with a global regex starts from 0 and leaves lastIndex at 0.
+const UNUSUAL_CHARACTER = /[^\p{L}\p{N}\s.,;:!?'"’()@+/&#%-]/gu;
+const WORD = /\p{L}[\p{L}'’.-]*/gu;
+const STARTS_CAPITALISED = /^\p{Lu}/u;
+
 /**
  * Binary junk is not a sentence: in prose (phone numbers and addresses included) almost every character is a
  * letter, digit, space or common punctuation; in random bytes decoded as text about 55 % are.
  */
 const looksLikeProse = (sentence: string): boolean => {
   // Counted as all code points minus the unusual ones: prose has few, so no array of every character.
-  const unusual = sentence.match(/[^\p{L}\p{N}\s.,;:!?'"’()@+/&#%-]/gu)?.length ?? 0;
+  const unusual = sentence.match(UNUSUAL_CHARACTER)?.length ?? 0;
   return codePointCount(sentence) - unusual >= sentence.length * 0.8;
 };
 
@@ -68,11 +74,11 @@ const looksLikeProse = (sentence: string): boolean => {
  */
 export const mayHoldName = (sentence: string): boolean => {
   if (!looksLikeProse(sentence)) return false;
-  const words = sentence.match(/\p{L}[\p{L}'’.-]*/gu);
+  const words = sentence.match(WORD);
   if (words === null) return false;
   const [first, ...others] = words;
-  if (others.some((word) => /^\p{Lu}/u.test(word))) return true;
-  if (first === undefined || !/^\p{Lu}/u.test(first)) return false;
+  if (others.some((word) => STARTS_CAPITALISED.test(word))) return true;
+  if (first === undefined || !STARTS_CAPITALISED.test(first)) return false;
   const tags = tagsOf(first.replace(/[.'’-]+$/, ''));
   return tags.length === 0 || tags.some((tag) => entityTags.has(tag));
 };

@@ -30,9 +30,11 @@ const INITIALS = new RegExp(`(?<![\\p{L}.])((?:${INITIAL}\\s?){2,3}(${WORD}))(?!
 /** A given name, one or two initials, a surname ("George W. Bush"). */
 const GIVEN_INITIAL = new RegExp(`(?<!\\p{L})((${WORD})\\s+(?:${INITIAL}\\s+){1,2}(${WORD}))(?!\\p{L})`, 'dgu');
 
+/** `exec` from lastIndex 0 rather than `matchAll`, which copies the regex on every call (three per sentence). */
 const spansOf = (text: string, regex: RegExp, accept: (m: RegExpExecArray) => boolean): NerSpan[] => {
   const spans: NerSpan[] = [];
-  for (const m of text.matchAll(regex)) {
+  regex.lastIndex = 0;
+  for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
     const span = m.indices?.[1];
     if (span && accept(m)) spans.push({ type: 'PERSON', start: span[0], end: span[1] });
   }
