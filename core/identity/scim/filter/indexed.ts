@@ -5,7 +5,7 @@ import { valueSubAttr } from '../schema.ts';
 import { indexPath, unindexedPaths } from './attr-index.ts';
 import { Bitset } from './bitset.ts';
 import { resolveAttr, resolveSub } from './compile.ts';
-import { ElementSet, elemSpan } from './element-set.ts';
+import { ElementSet, elementSql } from './element-set.ts';
 import { type Cond, compareCond, type LeafTest, presentCond } from './leaf-sql.ts';
 import type { AttrPath, FilterNode } from './parser.ts';
 
@@ -55,7 +55,7 @@ const large = (ctx: Ctx): number => ctx.tuning.narrowTo + 1;
 /** How a scope builds its sets: root scope sets of users, value filter scope sets of elements. */
 type Scope<S> = {
   readonly universe: (ctx: Ctx, within: Within) => Promise<S>;
-  /** What a leaf's rows contribute: the uid (root scope) or the packed (uid, elem) of an element. */
+  /** What a leaf's rows contribute: the uid (root scope) or the (uid, elem) of an element (`elementSql`). */
   readonly expression: string;
   readonly of: (ctx: Ctx, numbers: readonly number[]) => S;
   readonly users: (set: S) => Bitset;
@@ -125,11 +125,10 @@ const rootScope: Scope<Bitset> = {
   users: (set) => set,
 };
 
-const packed = `uid * ${elemSpan} + elem`;
 const elementScope = (base: string): Scope<ElementSet> => ({
   universe: async ({ db, maxUid }, within) =>
-    ElementSet.of(maxUid, await numbers(db, packed, base, { text: `kind = 'e'`, params: [] }, within)),
-  expression: packed,
+    ElementSet.of(maxUid, await numbers(db, elementSql, base, { text: `kind = 'e'`, params: [] }, within)),
+  expression: elementSql,
   of: ({ maxUid }, elements) => ElementSet.of(maxUid, elements),
   users: (set) => set.users(),
 });
