@@ -295,14 +295,6 @@ export class CanonicalLineChecker {
     this.#scanner = new Scanner(maxDepth);
   }
 
-  /** The 64 lowercase hex digits at `at`, or -1. */
-  #hex64(at: number): number {
-    const line = this.#scanner.line;
-    if (at + 64 > this.#scanner.end) return -1;
-    for (let k = at; k < at + 64; k += 1) if (lowerHex[line[k] as number] !== 1) return -1;
-    return at + 64;
-  }
-
   /** A string member that becomes a JS string: plain ASCII, no escapes. Returns its end or -1. */
   #plainString(at: number): number {
     const after = this.#scanner.string(at);
@@ -317,12 +309,14 @@ export class CanonicalLineChecker {
     const s = this.#scanner;
     s.reset(line, end);
     const hashAt = s.literal(start, layout.hash);
-    const hashEnd = hashAt < 0 ? -1 : this.#hex64(hashAt);
+    // Not checked as hex here: it must equal the recomputed lowercase hex digest below, which no other text does.
+    const hashEnd = hashAt < 0 || hashAt + 64 > end ? -1 : hashAt + 64;
     const payload = hashEnd < 0 ? -1 : s.literal(hashEnd, layout.payload);
     if (payload < 0 || line[payload] !== OPEN_OBJECT) return null;
     const payloadEnd = s.value(payload);
     const prevHash = payloadEnd < 0 ? -1 : s.literal(payloadEnd, layout.prevHash);
-    const prevHashEnd = prevHash < 0 ? -1 : this.#hex64(prevHash);
+    // prev_hash is checked as lowercase hex while it is copied into the hashed text, below.
+    const prevHashEnd = prevHash < 0 || prevHash + 64 > end ? -1 : prevHash + 64;
     const projectId = prevHashEnd < 0 ? -1 : s.literal(prevHashEnd, layout.projectId);
     const projectIdEnd = projectId < 0 ? -1 : this.#plainString(projectId);
     const recordId = projectIdEnd < 0 ? -1 : s.literal(projectIdEnd, layout.recordId);
@@ -348,7 +342,11 @@ export class CanonicalLineChecker {
     const bodyStart = hashEnd + 2;
     if (this.#scratch.length < 65 + end - bodyStart) this.#scratch = Buffer.allocUnsafe(2 * (65 + end - bodyStart));
     const scratch = this.#scratch;
-    for (let k = 0; k < 64; k += 1) scratch[k] = line[prevHash + k] as number;
+    for (let k = 0; k < 64; k += 1) {
+      const c = line[prevHash + k] as number;
+      if (lowerHex[c] !== 1) return null;
+      scratch[k] = c;
+    }
     scratch[64] = OPEN_OBJECT;
     const length = 65 + line.copy(scratch, 65, bodyStart, end);
     const recordHash = line.toString('latin1', hashAt, hashEnd);
