@@ -3,6 +3,10 @@ export type ChainLink = { readonly seq: number; readonly prev_hash: string; read
 
 const maxErrors = 20;
 
+/** The link's name in an error; a function, not a closure per push (a million links a verification). */
+const nameOf = (link: ChainLink, label: string | (() => string) | undefined): string =>
+  label === undefined ? `seq ${link.seq}` : typeof label === 'string' ? label : label();
+
 /**
  * Re-links a chain segment fed in seq order: each link must follow the previous seq by one and carry the
  * previous hash as its prev_hash. Memory is constant whatever the segment length; errors are capped.
@@ -17,12 +21,11 @@ export class ChainLinker {
   /** Adds the next link; `label` names it in errors (e.g. `record seq 5`), written only when one is reported. */
   push(link: ChainLink, label?: string | (() => string)): void {
     this.#count += 1;
-    const name = (): string => (label === undefined ? `seq ${link.seq}` : typeof label === 'string' ? label : label());
     if (this.#expectedSeq === null) {
       this.#firstPrev = link.prev_hash;
     } else {
-      if (link.seq !== this.#expectedSeq) this.fail(`chain: expected seq ${this.#expectedSeq}, found ${name()}`);
-      if (link.prev_hash !== this.#lastHash) this.fail(`chain: ${name()} does not link to the previous hash`);
+      if (link.seq !== this.#expectedSeq) this.fail(`chain: expected seq ${this.#expectedSeq}, found ${nameOf(link, label)}`);
+      if (link.prev_hash !== this.#lastHash) this.fail(`chain: ${nameOf(link, label)} does not link to the previous hash`);
     }
     this.#expectedSeq = link.seq + 1;
     this.#lastHash = link.hash;

@@ -5,7 +5,14 @@ import { type FolderJob, type FolderScope, type FolderSource, type LinkRecord, L
 import { folderThreads, openFolderSources } from './folder-workers.ts';
 import type { StrictZip, ZipEntry } from './zip-strict.ts';
 
-type Source = { reader: FolderSource; head: LinkRecord | null; lastSeq: number; count: number };
+type Source = {
+  reader: FolderSource;
+  head: LinkRecord | null;
+  lastSeq: number;
+  count: number;
+  /** Names the head record in an error: one function per folder rather than a closure per record. */
+  label: () => string;
+};
 
 export type ChainCheckInput = {
   readonly zip: StrictZip;
@@ -62,7 +69,10 @@ export const verifyChain = async (input: ChainCheckInput): Promise<ChainCheckOut
 
 const mergeFolders = async (input: ChainCheckInput, readers: readonly FolderSource[]): Promise<ChainCheckOutput> => {
   const linker = new ChainLinker();
-  const sources: Source[] = readers.map((reader) => ({ reader, head: null, lastSeq: 0, count: 0 }));
+  const sources: Source[] = readers.map((reader) => {
+    const source: Source = { reader, head: null, lastSeq: 0, count: 0, label: () => `record seq ${source.head?.seq} (${reader.key})` };
+    return source;
+  });
   /** Moves `source.head` to its next record from what is already read; false when it must read on first. */
   const step = (source: Source): boolean => {
     for (;;) {
@@ -109,8 +119,7 @@ const mergeFolders = async (input: ChainCheckInput, readers: readonly FolderSour
     }
     if (best === null || record === null) break;
     // The label is only written when something fails: a string per record costs at a million records.
-    const key = best.reader.key;
-    const label = (): string => `record seq ${record.seq} (${key})`;
+    const label = best.label;
     const problems = record.problems;
     if (problems !== 0) {
       if (problems & problem.tooDeep) linker.fail(`chain: ${label()} payload is nested deeper than ${input.maxDepth} levels`);
