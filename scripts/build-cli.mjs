@@ -55,6 +55,24 @@ const processGlobal = {
   },
 };
 
+// zod's `z` namespace carries `z.locales` (and `z.core.locales`), every translation of its error messages (64 modules, ~1/3 of the
+// bundled library); esbuild keeps a namespace that is used as a value whole, so each command that validates
+// anything parsed them all at start-up. Nothing here selects a locale (messages stay English, which zod registers
+// itself), so the bundle's `z.locales` holds English only.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)$/.test(args.resolveDir) ? { path: 'zod-locales', namespace: 'zod-english-only' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+
 const startedAt = Date.now();
 rmSync(outdir, { recursive: true, force: true });
 const entryPoints = { cli: join(root, 'core', 'cli.ts') };
@@ -69,7 +87,7 @@ const result = await esbuild.build({
   platform: 'node',
   target: 'node20',
   external,
-  plugins: [processGlobal],
+  plugins: [processGlobal, zodEnglishOnly],
   // CommonJS inside the bundled libraries calls require() for Node built-ins and the external packages.
   banner: { js: "import { createRequire as svcCreateRequire } from 'node:module'; const require = svcCreateRequire(import.meta.url);" },
   outExtension: { '.js': '.mjs' },
@@ -77,7 +95,7 @@ const result = await esbuild.build({
   logLevel: 'warning',
 });
 const inputs = Object.keys(result.metafile.inputs)
-  .filter((path) => !path.includes('node_modules/') && !path.startsWith('process-global:'))
+  .filter((path) => !path.includes('node_modules/') && !/^(process-global|zod-english-only):/.test(path))
   .map((path) => relative(root, join(root, path)));
 writeFileSync(join(outdir, 'cli-inputs.json'), `${JSON.stringify({ builtAt: startedAt, inputs }, null, 1)}\n`);
 // What each output file holds (sources and bundled library files), for tests that check which modules a command

@@ -61,6 +61,9 @@ describe('the prebuilt CLI', () => {
     expect(run.modules).toContain('core/cec/verify.ts');
     expect(run.modules.filter((path) => path.includes('node_modules/tsx/'))).toEqual([]);
     expect(heavyLoaded(run.modules)).toEqual([]);
+    // zod is loaded, but none of its translations but English (scripts/build-cli.mjs, zodEnglishOnly).
+    expect(run.modules.some((path) => path.includes('node_modules/zod/v4/classic/'))).toBe(true);
+    expect(run.modules.filter((path) => /node_modules\/zod\/v4\/locales\/(?!en\.js$)/.test(path))).toEqual([]);
   }, 60_000);
 
   it('builds a bundle through the prebuilt build worker, and the bundle verifies', async () => {
