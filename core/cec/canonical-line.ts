@@ -89,9 +89,11 @@ class Scanner {
 
   /** Expects exactly `bytes` at `at`. */
   literal(at: number, bytes: Buffer): number {
-    if (at + bytes.length > this.end) return -1;
-    for (let k = 0; k < bytes.length; k += 1) if (this.line[at + k] !== bytes[k]) return -1;
-    return at + bytes.length;
+    const { line } = this;
+    const length = bytes.length;
+    if (at + length > this.end) return -1;
+    for (let k = 0; k < length; k += 1) if (line[at + k] !== bytes[k]) return -1;
+    return at + length;
   }
 
   /** A JSON string in the form JSON.stringify writes it, from its opening quote. */
