@@ -182,4 +182,17 @@ describe('canonical record lines: fast path vs exact RFC 8785 path', () => {
     expect(agree(wrong)).toBe('declined');
     expect(checkParsedLine(wrong, maxDepth)).toMatchObject({ content: 'hash-mismatch' });
   });
+
+  it('declines hashes that are not lowercase hex, even when the digest over the raw bytes matches', () => {
+    const record = envelope({ a: 'b' });
+    const line = canonicalLine(record);
+    const digest = JSON.parse(line).hash as string;
+    // The hash member in upper case: the same digest, not the text RFC 8785 hashing writes.
+    expect(agree(line.replace(digest, digest.toUpperCase()))).toBe('declined');
+    // prev_hash in upper case or with a non-hex character, the hash recomputed over those very bytes.
+    for (const prev of [record.prev_hash.toUpperCase(), `g${record.prev_hash.slice(1)}`]) {
+      const text = canonicalLine({ ...record, prev_hash: prev }).replace(/"hash":"[^"]*"/, '"hash":"HASH"');
+      expect(agree(withByteHash(text, prev))).toBe('declined');
+    }
+  });
 });
