@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaKeys } from '../audit/types.ts';
 import { SFCECClient } from './client.ts';
 import { type FolderItem, type FolderJob, type FolderSource, LocalFolder } from './folder-records.ts';
-import { openFolderSources, openFolderWorkers } from './folder-workers.ts';
+import { FolderWorkerPool, openFolderSources, openFolderWorkers } from './folder-workers.ts';
 import { recordsEntry } from './manifest.ts';
 import { seedDays, tempApp } from './test-support.ts';
 import { verifyBundleFile } from './verify.ts';
@@ -124,6 +124,23 @@ describe('folder workers', () => {
       expect(items).toEqual(direct);
     } finally {
       await shared.close();
+      zip.close();
+    }
+  }, 60_000);
+
+  it('take the workers started ahead of the chain check, and the pool stops those nobody took', async () => {
+    const { zip, jobs } = jobsOf(good);
+    const pool = new FolderWorkerPool(2);
+    // Started before any folder is known; the chain check's one worker (two threads) comes from the pool.
+    const shared = openFolderSources(zip, jobs, 2, pool);
+    try {
+      expect(shared.sources.filter((source) => !(source instanceof LocalFolder)).length).toBeGreaterThan(0);
+      const items = await Promise.all(shared.sources.map(drain));
+      const direct = await Promise.all(jobs.map((job) => drain(new LocalFolder(zip, job))));
+      expect(items).toEqual(direct);
+    } finally {
+      await shared.close();
+      await pool.close();
       zip.close();
     }
   }, 60_000);

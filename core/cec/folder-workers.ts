@@ -24,6 +24,43 @@ export const folderThreads = (folders: number): number => {
   return threads > 1 && workerUrl !== null ? threads : 0;
 };
 
+// A small young generation per worker: its garbage dies young, and each isolate's default semi-spaces would add
+// tens of MB of resident memory (peak RSS at 1M records: 256 MB with the default, 187 MB with this).
+const spawnFolderWorker = (url: URL): Worker => spawnWorker(url, { resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } });
+
+/**
+ * Folder workers started before the folders are known: a worker's isolate takes a few hundred ms to start and
+ * load its modules, which then overlaps the checks that precede the chain (signatures, timestamp, small entries)
+ * instead of keeping the merge waiting for the worker's first batch. `take` hands them out (or starts one);
+ * `close` stops those nobody took.
+ */
+export class FolderWorkerPool {
+  readonly #ready: Worker[] = [];
+  readonly #exited = new Set<Worker>();
+
+  constructor(count: number) {
+    if (count > 0 && workerUrl === null) throw new Error('this build carries no verify-folder-worker');
+    for (let i = 0; i < count; i += 1) {
+      const worker = spawnFolderWorker(workerUrl as URL);
+      // A worker that dies before it is taken is replaced, not handed out (its exit event has already fired).
+      worker.on('error', () => undefined);
+      worker.once('exit', () => this.#exited.add(worker));
+      this.#ready.push(worker);
+    }
+  }
+
+  /** A started worker, or a new one when none is left alive. */
+  take(url: URL): Worker {
+    let worker = this.#ready.shift();
+    while (worker !== undefined && this.#exited.has(worker)) worker = this.#ready.shift();
+    return worker ?? spawnFolderWorker(url);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#ready.splice(0).map((worker) => worker.terminate()));
+  }
+}
+
 /** One folder as its worker sends it: batches queue here until the merge reads them. */
 class RemoteFolder implements FolderSource {
   readonly #queue: BatchReader[] = [];
@@ -103,27 +140,30 @@ const spread = (jobs: readonly FolderJob[], shares: number): number[] => {
  * (the seq merge leaves it mostly idle) and a worker reads each other share. One worker fewer than threads saves
  * a V8 isolate's memory and start-up (peak RSS at 1M records on two cores: 216 MB with two workers).
  */
-export const openFolderSources = (zip: Pick<StrictZip, 'fd'>, jobs: readonly FolderJob[], threads: number) => {
+export const openFolderSources = (zip: Pick<StrictZip, 'fd'>, jobs: readonly FolderJob[], threads: number, pool?: FolderWorkerPool) => {
   const share = spread(jobs, threads);
   const remoteJobs = jobs.filter((_, folder) => share[folder] !== 0);
-  const workers = openFolderWorkers(zip.fd, remoteJobs, threads - 1);
+  const workers = openFolderWorkers(zip.fd, remoteJobs, threads - 1, defaultBatchRecords, pool);
   const remote = [...workers.sources];
   const sources = jobs.map((job, folder) => (share[folder] === 0 ? new LocalFolder(zip, job) : (remote.shift() as FolderSource)));
   return { sources, close: workers.close };
 };
 
 /**
- * Starts `threads` workers and gives each folder to the least loaded one (by declared size). The sources read
- * on the caller's descriptor `fd`, which must stay open until `close()`, which stops the workers.
+ * Takes `threads` workers (from `pool` while it has started ones) and gives each folder to the least loaded one
+ * (by declared size). The sources read on the caller's descriptor `fd`, which must stay open until `close()`,
+ * which stops the workers.
  */
-export const openFolderWorkers = (fd: number, jobs: readonly FolderJob[], threads: number, batchRecords = defaultBatchRecords) => {
+export const openFolderWorkers = (
+  fd: number,
+  jobs: readonly FolderJob[],
+  threads: number,
+  batchRecords = defaultBatchRecords,
+  pool?: FolderWorkerPool,
+) => {
   if (workerUrl === null) throw new Error('this build carries no verify-folder-worker');
   const url = workerUrl;
-  // A small young generation per worker: its garbage dies young, and each isolate's default semi-spaces would
-  // add tens of MB of resident memory (peak RSS at 1M records: 256 MB with the default, 187 MB with this).
-  const workers = Array.from({ length: threads }, () =>
-    spawnWorker(url, { resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } }),
-  );
+  const workers = Array.from({ length: threads }, () => pool?.take(url) ?? spawnFolderWorker(url));
   const share = spread(jobs, threads);
   const sources = jobs.map((job, folder) => new RemoteFolder(job.key, job.entry.name, folder, workers[share[folder] as number] as Worker));
   for (const worker of workers) {

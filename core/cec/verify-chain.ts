@@ -2,7 +2,7 @@ import type { SchemaKey } from '../audit/types.ts';
 import { ChainLinker } from './chain-link.ts';
 import type { ChainProof } from './chain-proof.ts';
 import { type FolderJob, type FolderScope, type FolderSource, type LinkRecord, LocalFolder, problem } from './folder-records.ts';
-import { folderThreads, openFolderSources } from './folder-workers.ts';
+import { type FolderWorkerPool, folderThreads, openFolderSources } from './folder-workers.ts';
 import type { StrictZip, ZipEntry } from './zip-strict.ts';
 
 type Source = {
@@ -24,6 +24,8 @@ export type ChainCheckInput = {
   readonly parallelFolderBytes: number;
   /** From the manifest, when it parsed: records must belong to the project and the range. */
   readonly scope: FolderScope;
+  /** Folder workers started ahead (verify.ts); the chain check takes them when it reads folders on workers. */
+  readonly workers?: FolderWorkerPool;
   /** Sees every link in seq order (anchor checks); recordedAt is null for a witness. */
   readonly onLink?: (seq: number, hash: string, recordedAt: string | null) => void;
 };
@@ -35,6 +37,12 @@ export type ChainCheckOutput = {
   readonly digests: Map<string, { sha256: string; size: number }>;
 };
 
+/** Threads that read these folder entries (0: all on the verifying thread): a big bundle on several cores. */
+export const threadsForFolders = (entries: readonly ZipEntry[], parallelFolderBytes: number): number => {
+  const bytes = entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
+  return bytes >= parallelFolderBytes ? folderThreads(entries.length) : 0;
+};
+
 /** The folders' readers: shared with worker threads for a big bundle on several cores, else all on this thread. */
 const openFolders = (input: ChainCheckInput) => {
   const jobs: FolderJob[] = [...input.folders].map(([key, entry]) => ({
@@ -44,9 +52,11 @@ const openFolders = (input: ChainCheckInput) => {
     maxDepth: input.maxDepth,
     scope: input.scope,
   }));
-  const bytes = jobs.reduce((sum, job) => sum + job.entry.uncompressedSize, 0);
-  const threads = bytes >= input.parallelFolderBytes ? folderThreads(jobs.length) : 0;
-  if (threads > 0) return openFolderSources(input.zip, jobs, threads);
+  const threads = threadsForFolders(
+    jobs.map((job) => job.entry),
+    input.parallelFolderBytes,
+  );
+  if (threads > 0) return openFolderSources(input.zip, jobs, threads, input.workers);
   const sources: FolderSource[] = jobs.map((job) => new LocalFolder(input.zip, job));
   return { sources, close: async () => undefined };
 };

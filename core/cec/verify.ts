@@ -8,7 +8,8 @@ import { type Manifest, manifestSchema, recordsEntry, sha256 } from './manifest.
 import type { AnchorReport, BundleVerificationResult, SignatureReport, TimestampReport } from './types.ts';
 import { finishHeldAnchorCheck, type HeldAnchors, HeldAnchorCheck } from './held-anchors.ts';
 import { finishAnchorCheck, startAnchorCheck } from './verify-anchors.ts';
-import { verifyChain } from './verify-chain.ts';
+import { FolderWorkerPool } from './folder-workers.ts';
+import { threadsForFolders, verifyChain } from './verify-chain.ts';
 import { Checks } from './verify-checks.ts';
 import { parseSignedJson } from './verify-json.ts';
 import { defaultVerifyLimits, type VerifyLimits } from './verify-limits.ts';
@@ -56,6 +57,7 @@ type State = {
   readonly checks: Checks;
   readonly zip: StrictZip;
   readonly limits: VerifyLimits;
+  readonly workers: FolderWorkerPool;
   manifest: Manifest | null;
   signatures: SignatureReport;
   timestamp: TimestampReport | null;
@@ -141,6 +143,7 @@ const checkChainAndFolders = async (
     maxLineBytes: state.limits.maxLineBytes,
     maxDepth: state.limits.maxDepth,
     parallelFolderBytes: state.limits.parallelFolderBytes,
+    workers: state.workers,
     scope: { projectId: manifest.project_id, range: [manifest.date_range.from, manifest.date_range.to] },
   });
   for (const error of chain.errors) checks.fail('chain', error);
@@ -209,11 +212,16 @@ export const verifyBundleFile = async (
   let state: State | null = null;
   try {
     const zip = openStrictZip(zipPath, limits);
-    state = { checks, zip, limits, manifest: null, signatures: unchecked, timestamp: null, anchors: null };
+    // Folder workers start now, as the central directory declares the folders (the chain check reads them only
+    // once the manifest lists them): their start-up overlaps the signature, timestamp and entry checks.
+    const declared = schemaKeys.flatMap((key) => zip.files.get(recordsEntry(key)) ?? []);
+    const workers = new FolderWorkerPool(Math.max(0, threadsForFolders(declared, limits.parallelFolderBytes) - 1));
+    state = { checks, zip, limits, workers, manifest: null, signatures: unchecked, timestamp: null, anchors: null };
     checks.note('archive', 'pass', `${zip.files.size} entries; one reading of the ZIP structure`);
     try {
       await verifyContents(state, options);
     } finally {
+      await workers.close();
       zip.close();
     }
   } catch (error) {
