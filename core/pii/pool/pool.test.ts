@@ -76,6 +76,45 @@ describe('scan pool with misbehaving workers', { timeout: workerTestTimeoutMs },
     expect(pool.stats()).toMatchObject({ workers: 1, busy: 0, queued: 0 });
   });
 
+  it('hands a ready worker several small scans at once, but a large or progress-reporting one only when it is idle', async () => {
+    const pool = newPool(1);
+    await readyWorkers(pool, 1);
+    const small = [pool.scan(`slow ${text}`, { language: 'en' }), pool.scan(text, { language: 'en' }), pool.scan(text, { language: 'en' })];
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 0 });
+    const large = pool.scan(`${text} `.repeat(1_000), { language: 'en' });
+    const reporting = pool.scan(text, { language: 'en' }, { onProgress: () => {} });
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 2 });
+    for (const result of await Promise.all([...small, large, reporting])) expect(result).toMatchObject({ detected: true });
+    expect(pool.stats()).toMatchObject({ busy: 0, queued: 0, started: 1 });
+  });
+
+  it('runs the scans queued in a dying worker behind the one that killed it on its replacement', async () => {
+    const pool = newPool(1);
+    await readyWorkers(pool, 1);
+    const before = pool.scan(text, { language: 'en' });
+    const dying = pool.scan('exit-now', { language: 'en' });
+    const behind = [pool.scan(text, { language: 'en' }), pool.scan(text, { language: 'en' })];
+    expect(pool.stats().queued).toBe(0);
+    await expect(before).resolves.toMatchObject({ detected: true });
+    await expect(dying).rejects.toThrow('scan worker died (exit code 7)');
+    for (const result of await Promise.all(behind)) expect(result).toMatchObject({ detected: true });
+    expect(pool.stats()).toMatchObject({ workers: 1, busy: 0, queued: 0, started: 2 });
+  });
+
+  it('rejects a scan cancelled while it waits in a worker at once, and keeps the worker', async () => {
+    const pool = newPool(1);
+    await readyWorkers(pool, 1);
+    const abort = new AbortController();
+    const running = pool.scan(`slow ${text}`, { language: 'en' });
+    const waiting = pool.scan(text, { language: 'en' }, { signal: abort.signal });
+    expect(pool.stats().queued).toBe(0);
+    abort.abort();
+    await expect(waiting).rejects.toThrow('scan cancelled');
+    await expect(running).resolves.toMatchObject({ detected: true });
+    await expect(pool.scan(text, { language: 'en' })).resolves.toMatchObject({ detected: true });
+    expect(pool.stats()).toMatchObject({ workers: 1, started: 1 });
+  });
+
   it('fails a scan that outlives the timeout, terminates its worker and serves the next scans', async () => {
     const pool = newPool(1, hostileWorker, 2_000);
     await readyWorkers(pool, 1);

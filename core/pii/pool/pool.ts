@@ -1,9 +1,15 @@
 /**
- * A fixed-size pool of scan workers. Each worker runs one job at a time; jobs wait in a FIFO queue for the
- * next ready worker. A worker that exits mid-scan, or a scan that outlives `timeoutMs` (the worker is then
- * terminated: a synchronous scan cannot be interrupted otherwise), rejects that job and the worker is replaced;
- * no caller ever waits on a dead worker. A cancelled job is rejected at once; if it was running, its worker
- * gets `cancelGraceMs` to finish (small scans do, and the worker stays) before it is terminated and replaced.
+ * A fixed-size pool of scan workers. Jobs wait in a FIFO queue; each worker runs its jobs one at a time, in the
+ * order it was given them. A worker may hold up to `pipelineDepth` small jobs: the next one is already in its
+ * port when the current one ends, so it never idles while the main thread is busy with other requests before it
+ * reads the reply (one job at a time left them waiting on it: docs/decisions.md, "Scan workers hold several jobs").
+ * Large texts (progress-reporting scans) go only to an idle worker, and nothing is queued behind them, so a
+ * cancel or a timeout never waits on another job.
+ * A worker that exits mid-scan, or a scan that outlives `timeoutMs` (the worker is then terminated: a synchronous
+ * scan cannot be interrupted otherwise), rejects the job it was running, its other jobs go back to the front of
+ * the queue, and the worker is replaced; no caller ever waits on a dead worker. A cancelled job is rejected at
+ * once; if it was running, its worker gets `cancelGraceMs` to finish (small scans do, and the worker stays)
+ * before it is terminated and replaced.
  */
 import type { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors.ts';
@@ -48,11 +54,14 @@ type Task = {
   readonly onAbort: () => void;
 };
 
+type Job = { readonly id: number; readonly task: Task };
+
 type Slot = {
   readonly worker: Worker;
   ready: boolean;
-  task: Task | undefined;
-  jobId: number;
+  /** Jobs posted to the worker and not answered yet, in the order it runs them: the first is running. */
+  readonly jobs: Job[];
+  /** The running job's timeout (or, once it is cancelled, its grace period). */
   timer: NodeJS.Timeout | undefined;
   failure: string;
 };
@@ -61,6 +70,12 @@ export const scanCancelled = (): AppError => new AppError('UNAVAILABLE', 'scan c
 
 /** A client that hangs up mid-scan must not cost a worker restart for a scan that ends in milliseconds anyway. */
 const defaultCancelGraceMs = 500;
+/** Most jobs one worker holds: enough to cover the main thread's turn between two of its replies. */
+const pipelineDepth = 4;
+/** Texts this long or longer (they may run for seconds) only go to an idle worker. */
+const pipelinedTextLimit = 64 * 1024;
+
+const isSmall = (task: Task): boolean => task.text.length < pipelinedTextLimit && task.control.onProgress === undefined;
 
 export const createScanPool = (options: ScanPoolOptions): ScanPool => {
   const slots = new Set<Slot>();
@@ -75,47 +90,72 @@ export const createScanPool = (options: ScanPoolOptions): ScanPool => {
     else task.reject(outcome.error);
   };
 
-  /** Frees a slot whose job ended; the worker stays for the next job. */
-  const release = (slot: Slot): Task | undefined => {
-    const task = slot.task;
+  /** Starts the clock of the job the worker runs now, if any; an idle worker does not keep the process alive. */
+  const timeRunningJob = (slot: Slot): void => {
     clearTimeout(slot.timer);
-    slot.task = undefined;
-    slot.worker.unref();
-    return task;
+    slot.timer = undefined;
+    const running = slot.jobs[0];
+    if (running === undefined) {
+      slot.worker.unref();
+      return;
+    }
+    slot.worker.ref();
+    slot.timer = running.task.cancelled
+      ? graceTimer(slot)
+      : setTimeout(() => {
+          retire(slot, new Error(`scan timed out after ${options.timeoutMs / 1000} s`));
+          dispatch();
+        }, options.timeoutMs);
   };
 
-  /** Drops a worker for good (timed out, cancelled, crashed, closing) and fails its job, if any, with `error`. */
+  const graceTimer = (slot: Slot): NodeJS.Timeout =>
+    setTimeout(() => {
+      retire(slot, scanCancelled());
+      dispatch();
+    }, options.cancelGraceMs ?? defaultCancelGraceMs);
+
+  /**
+   * Drops a worker for good (timed out, cancelled, crashed, closing): its running job fails with `error`; the
+   * jobs it had not started go back to the front of the queue (or fail too when the pool is closing).
+   */
   const retire = (slot: Slot, error: Error): void => {
     slots.delete(slot);
-    const task = release(slot);
+    clearTimeout(slot.timer);
     void slot.worker.terminate();
-    if (task !== undefined) finish(task, { error });
+    const [running, ...waiting] = slot.jobs.splice(0);
+    if (running !== undefined) finish(running.task, { error });
+    const requeued = waiting.map((job) => job.task).filter((task) => !task.cancelled);
+    if (closed) for (const task of requeued) finish(task, { error });
+    else queue.unshift(...requeued);
   };
 
-  const run = (slot: Slot, task: Task): void => {
-    slot.task = task;
-    slot.jobId = nextJobId++;
-    slot.timer = setTimeout(() => {
-      retire(slot, new Error(`scan timed out after ${options.timeoutMs / 1000} s`));
-      dispatch();
-    }, options.timeoutMs);
-    slot.worker.ref(); // a running scan keeps the process alive; an idle worker does not
-    const job: ScanJob = { id: slot.jobId, text: task.text, options: task.options, reportProgress: task.control.onProgress !== undefined };
-    slot.worker.postMessage(job);
+  const post = (slot: Slot, task: Task): void => {
+    const job: Job = { id: nextJobId++, task };
+    slot.jobs.push(job);
+    if (slot.jobs.length === 1) timeRunningJob(slot);
+    const message: ScanJob = { id: job.id, text: task.text, options: task.options, reportProgress: task.control.onProgress !== undefined };
+    slot.worker.postMessage(message);
   };
 
   const onReply = (slot: Slot, reply: WorkerReply): void => {
     if (reply.type === 'ready') {
       slot.ready = true;
-    } else if (slot.task !== undefined && reply.id === slot.jobId) {
-      if (reply.type === 'progress') {
-        if (!slot.task.cancelled) slot.task.control.onProgress?.(reply.done, reply.total, reply.recognizer);
-        return;
-      }
-      const task = release(slot) as Task;
-      if (reply.type === 'done') finish(task, { result: reply.result });
-      else finish(task, { error: reply.error.code ? new AppError(reply.error.code, reply.error.message) : new Error(reply.error.message) });
+      dispatch();
+      return;
     }
+    const running = slot.jobs[0];
+    if (running === undefined || reply.id !== running.id) return;
+    if (reply.type === 'progress') {
+      if (!running.task.cancelled) running.task.control.onProgress?.(reply.done, reply.total, reply.recognizer);
+      return;
+    }
+    slot.jobs.shift();
+    timeRunningJob(slot);
+    if (reply.type === 'done') finish(running.task, { result: reply.result });
+    else
+      finish(running.task, {
+        error: reply.error.code ? new AppError(reply.error.code, reply.error.message) : new Error(reply.error.message),
+      });
     dispatch();
   };
 
@@ -135,7 +175,7 @@ export const createScanPool = (options: ScanPoolOptions): ScanPool => {
     const worker = options.spawn();
     started++;
     worker.unref();
-    const slot: Slot = { worker, ready: false, task: undefined, jobId: 0, timer: undefined, failure: '' };
+    const slot: Slot = { worker, ready: false, jobs: [], timer: undefined, failure: '' };
     slots.add(slot);
     worker.on('message', (reply: WorkerReply) => onReply(slot, reply));
     worker.on('error', (error) => {
@@ -144,11 +184,19 @@ export const createScanPool = (options: ScanPoolOptions): ScanPool => {
     worker.on('exit', (code) => onExit(slot, code));
   };
 
+  /** Whether `slot` may take `task` now, given how many jobs it may hold in this round of dispatch. */
+  const accepts = (slot: Slot, task: Task, holding: number): boolean =>
+    slot.ready && slot.jobs.length < holding && (slot.jobs.length === 0 || (isSmall(task) && slot.jobs.every((job) => isSmall(job.task))));
+
+  /** Hands queued jobs out breadth-first: every idle worker gets one before any worker gets a second. */
   function dispatch(): void {
     if (closed) return;
-    for (const slot of slots) {
-      if (queue.length === 0) break;
-      if (slot.ready && slot.task === undefined) run(slot, queue.shift() as Task);
+    for (let holding = 1; holding <= pipelineDepth && queue.length > 0; holding++) {
+      for (const slot of slots) {
+        const next = queue[0];
+        if (next === undefined) break;
+        if (accepts(slot, next, holding)) post(slot, queue.shift() as Task);
+      }
     }
     while (slots.size < options.size) start();
   }
@@ -162,14 +210,8 @@ export const createScanPool = (options: ScanPoolOptions): ScanPool => {
     }
     task.cancelled = true;
     finish(task, { error: scanCancelled() });
-    for (const slot of slots) {
-      if (slot.task !== task) continue;
-      clearTimeout(slot.timer);
-      slot.timer = setTimeout(() => {
-        retire(slot, scanCancelled());
-        dispatch();
-      }, options.cancelGraceMs ?? defaultCancelGraceMs);
-    }
+    // A running job gets its grace period now; one still waiting in a worker gets it when it starts.
+    for (const slot of slots) if (slot.jobs[0]?.task === task) timeRunningJob(slot);
   };
 
   dispatch();
@@ -188,7 +230,7 @@ export const createScanPool = (options: ScanPoolOptions): ScanPool => {
       return {
         workers: all.length,
         ready: all.filter((slot) => slot.ready).length,
-        busy: all.filter((slot) => slot.task !== undefined).length,
+        busy: all.filter((slot) => slot.jobs.length > 0).length,
         queued: queue.length,
         started,
       };
