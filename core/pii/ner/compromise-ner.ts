@@ -1,7 +1,7 @@
 import nlp from 'compromise/two';
 import { nrpTerms } from './nrp-terms.ts';
 import { lexiconSpans } from './fast-path.ts';
-import { mayHoldName, segments } from './segments.ts';
+import { mayHoldName, segments, startsCapitalised } from './segments.ts';
 import { titledNameSpans } from './titled-names.ts';
 
 /** An entity span in UTF-16 units of the analysed text. */
@@ -17,9 +17,8 @@ const isGivenName = (word: string): boolean => {
   return tags === 'MaleName' || tags === 'FemaleName' || (Array.isArray(tags) && tags.some((tag) => tag.endsWith('Name')));
 };
 // Module-level: esbuild turns a `\p{…}` literal into `new RegExp(…)`, parsed again on every evaluation.
-const STARTS_CAPITALISED = /^\p{Lu}/u;
 const CAPITALISED_WORD_AND_NEXT = /\b\p{Lu}\p{Ll}+(?=(?: (\p{Lu}\p{Ll}+))?)/gu;
-const isCapitalised = (term: JsonTerm): boolean => STARTS_CAPITALISED.test(term.text);
+const isCapitalised = (term: JsonTerm): boolean => startsCapitalised(term.text);
 /** Tags a word gets when compromise knows nothing about it except its position and capital letter. */
 const unknownWordTags = new Set(['Noun', 'Singular', 'ProperNoun', 'Person', 'FirstName', 'LastName', 'MaleName', 'FemaleName']);
 

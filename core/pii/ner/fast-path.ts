@@ -1,5 +1,6 @@
 import nlp from 'compromise/two';
 import type { NerSpan } from './compromise-ner.ts';
+import { startsCapitalised } from './segments.ts';
 
 const lexicon = (nlp.world() as { model: { one: { lexicon: Record<string, string | string[]> } } }).model.one.lexicon;
 const personTags = new Set(['MaleName', 'FemaleName', 'FirstName', 'LastName']);
@@ -37,7 +38,6 @@ type Word = { readonly text: string; readonly start: number; readonly end: numbe
  * lastIndex 0 (matchAll would copy it per sentence); it never matches the empty string.
  */
 const WORD = /\p{L}[\p{L}'’-]*/gu;
-const STARTS_CAPITALISED = /^\p{Lu}/u;
 
 /**
  * PERSON and LOCATION spans of a sentence from compromise's lexicon alone, or null when a capitalised word is
@@ -50,7 +50,7 @@ export const lexiconSpans = (sentence: string): NerSpan[] | null => {
   WORD.lastIndex = 0;
   for (let match = WORD.exec(sentence); match !== null; match = WORD.exec(sentence)) {
     const text = match[0];
-    const capitalised = STARTS_CAPITALISED.test(text);
+    const capitalised = startsCapitalised(text);
     const first = index++ === 0;
     if (!capitalised) {
       words.push({ text, start: match.index, end: match.index + text.length, kind: 'other' });

@@ -58,6 +58,9 @@ const UNUSUAL_CHARACTER = /[^\p{L}\p{N}\s.,;:!?'"’()@+/&#%-]/gu;
 const WORD = /\p{L}[\p{L}'’.-]*/gu;
 const STARTS_CAPITALISED = /^\p{Lu}/u;
 
+/** Whether the word begins with an upper-case letter (every NER module's test for a name-like word). */
+export const startsCapitalised = (word: string): boolean => STARTS_CAPITALISED.test(word);
+
 /**
  * Binary junk is not a sentence: in prose (phone numbers and addresses included) almost every character is a
  * letter, digit, space or common punctuation; in random bytes decoded as text about 55 % are.
@@ -77,8 +80,8 @@ export const mayHoldName = (sentence: string): boolean => {
   const words = sentence.match(WORD);
   if (words === null) return false;
   const [first, ...others] = words;
-  if (others.some((word) => STARTS_CAPITALISED.test(word))) return true;
-  if (first === undefined || !STARTS_CAPITALISED.test(first)) return false;
+  if (others.some(startsCapitalised)) return true;
+  if (first === undefined || !startsCapitalised(first)) return false;
   const tags = tagsOf(first.replace(/[.'’-]+$/, ''));
   return tags.length === 0 || tags.some((tag) => entityTags.has(tag));
 };

@@ -101,18 +101,16 @@ export const createScanPool = (options: ScanPoolOptions): ScanPool => {
     }
     slot.worker.ref();
     slot.timer = running.task.cancelled
-      ? graceTimer(slot)
-      : setTimeout(() => {
-          retire(slot, new Error(`scan timed out after ${options.timeoutMs / 1000} s`));
-          dispatch();
-        }, options.timeoutMs);
+      ? retireAfter(slot, options.cancelGraceMs ?? defaultCancelGraceMs, scanCancelled)
+      : retireAfter(slot, options.timeoutMs, () => new Error(`scan timed out after ${options.timeoutMs / 1000} s`));
   };
 
-  const graceTimer = (slot: Slot): NodeJS.Timeout =>
+  /** Retires the worker after `ms` unless its running job answers first (timeRunningJob clears the timer). */
+  const retireAfter = (slot: Slot, ms: number, error: () => Error): NodeJS.Timeout =>
     setTimeout(() => {
-      retire(slot, scanCancelled());
+      retire(slot, error());
       dispatch();
-    }, options.cancelGraceMs ?? defaultCancelGraceMs);
+    }, ms);
 
   /**
    * Drops a worker for good (timed out, cancelled, crashed, closing): its running job fails with `error`; the
