@@ -67,8 +67,8 @@ export class WasmLineScanner implements LineScanner {
   scan(line: Buffer, start: number, end: number): Uint8Array | null {
     if (!this.fits) return null;
     const length = end - start;
-    // The line, and the 0 the module writes after it.
-    const needed = this.#lineAt + length + 1;
+    // The line, the 0 the module writes after it, and the rest of a 16-byte read that starts at that 0.
+    const needed = this.#lineAt + length + 16;
     if (needed > this.#bytes.length) {
       this.#exports.memory.grow(Math.ceil((needed - this.#bytes.length) / PAGE));
       this.#views();

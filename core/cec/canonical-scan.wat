@@ -9,7 +9,8 @@
 ;; compares it with String(Number(text)), as the reference does.
 ;;
 ;; Memory: 0 string-byte classes | 256 lowercase hex | 512 short escapes | 768 short controls | 1024 literals |
-;; 2048 FIELDS | 4096 container stack (kind, key start, key end per level; STACK levels) | 16384 LINE.
+;; 2048 FIELDS | 4096 container stack (kind, key start, key end per level; STACK levels) | 16384 LINE, then 16
+;; bytes the caller leaves free after the line (strings are scanned 16 bytes at a time).
 (module
   (import "js" "number" (func $jsNumber (param i32 i32) (result i32)))
   (memory (export "memory") 1)
@@ -93,15 +94,34 @@
 
   ;; A JSON string in the form JSON.stringify writes it, from its opening quote; sets $plain and $nonAscii.
   (func $string (param $at i32) (result i32)
-    (local $i i32) (local $kind i32) (local $e i32) (local $h i32) (local $l i32)
+    (local $i i32) (local $kind i32) (local $e i32) (local $h i32) (local $l i32) (local $v v128) (local $special i32)
+    (local $quote v128) (local $backslash v128) (local $space v128)
     (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const -1))))
     (if (i32.ne (i32.load8_u (local.get $at)) (i32.const 0x22)) (then (return (i32.const -1))))
     (global.set $plain (i32.const 1))
+    (local.set $quote (i8x16.splat (i32.const 0x22)))
+    (local.set $backslash (i8x16.splat (i32.const 0x5c)))
+    (local.set $space (i8x16.splat (i32.const 0x20)))
     (local.set $i (i32.add (local.get $at) (i32.const 1)))
     (loop $next
+      ;; Ordinary bytes 16 at a time: to the first quote, backslash, control or high byte. The 0 after the line
+      ;; is a control byte, so this never passes the end (the caller leaves 16 bytes of memory after it).
+      (block $found
+        (loop $ordinary
+          (local.set $v (v128.load (local.get $i)))
+          (local.set $special
+            (i32.or
+              (i8x16.bitmask
+                (v128.or
+                  (v128.or (i8x16.eq (local.get $v) (local.get $quote)) (i8x16.eq (local.get $v) (local.get $backslash)))
+                  (i8x16.lt_u (local.get $v) (local.get $space))))
+              (i8x16.bitmask (local.get $v))))
+          (br_if $found (local.get $special))
+          (local.set $i (i32.add (local.get $i) (i32.const 16)))
+          (br $ordinary)))
+      (local.set $i (i32.add (local.get $i) (i32.ctz (local.get $special))))
       (if (i32.ge_s (local.get $i) (global.get $end)) (then (return (i32.const -1))))
       (local.set $kind (i32.load8_u (i32.add (global.get $STRING_BYTE) (i32.load8_u (local.get $i)))))
-      (if (i32.eqz (local.get $kind)) (then (local.set $i (i32.add (local.get $i) (i32.const 1))) (br $next)))
       (if (i32.eq (local.get $kind) (i32.const 1)) (then (return (i32.add (local.get $i) (i32.const 1)))))
       (if (i32.eq (local.get $kind) (i32.const 3))
         (then
