@@ -81,3 +81,25 @@ export const respell: Array<[string, (text: string) => string]> = [
   ['two keys swapped', (t) => t.replace(/\{"([^"\\]+)":([^,{}[\]]+),"([^"\\]+)":([^,{}[\]]+)([,}])/, '{"$3":$4,"$1":$2$5')],
   ['a duplicated key', (t) => t.replace(/\{"([^"\\]+)":([^,{}[\]]+)([,}])/, '{"$1":$2,"$1":$2$3')],
 ];
+
+/** A generated record in the builder's canonical form, or null when JCS cannot carry its payload (a lone surrogate). */
+export const canonicalLineArb = fc.tuple(payloadArb, fc.integer({ min: 1, max: 2 ** 40 })).map(([payload, seq]) => {
+  try {
+    return canonicalLine(envelope(payload, seq));
+  } catch {
+    return null;
+  }
+});
+
+/** A canonical line respelt in one way JSON allows and RFC 8785 does not, hashed over its raw bytes (null: no change). */
+export const respeltLineArb = fc.tuple(payloadArb, fc.constantFrom(...respell)).map(([payload, [_name, change]]) => {
+  const record = envelope(payload);
+  let line: string;
+  try {
+    line = jcs({ ...record, hash: 'HASH' });
+  } catch {
+    return null;
+  }
+  const spelt = change(line);
+  return spelt === line ? null : withByteHash(spelt, record.prev_hash);
+});
