@@ -5,10 +5,11 @@
  * (null), without JSON.parse, an object per field or a re-serialisation. canonical-line.ts finishes the check
  * (UTF-8, schema key, hash) and anything declined goes to the exact path (record-line.ts).
  *
- * This TypeScript scanner is the reference; canonical-scan.wat is the same scan in WebAssembly (~4x less CPU a
- * line, docs/decisions.md "Verify speed, fourth pass"), which verification runs where it can
- * (canonical-scan-wasm.ts). canonical-scan-wasm.test.ts holds the two to the same answers, field for field and
- * byte for byte.
+ * This TypeScript scanner is the reference; canonical-scan.wat is the same scan in WebAssembly (a little over
+ * half the CPU a line alone; svc verify's CPU at 1M records drops by a fifth: docs/decisions.md "Verify speed,
+ * fourth pass"), which verification runs where it can (canonical-scan-wasm.ts), and where it cannot (node
+ * --jitless has no WebAssembly) this one runs. canonical-scan-wasm.test.ts holds the two to the same answers,
+ * field for field and byte for byte.
  */
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
