@@ -65,8 +65,8 @@ class ChainLinker<I extends PreparedInput> {
   readonly heads = new Map<string, Head>();
   readonly records: EvidenceRecord[] = [];
   /**
-   * Values of the queued rows, nine per row, the inputs they came from, how many are queued and the first one's
-   * index (to name a duplicate). Only the first `queued` inputs (`queued * 9` values) are the queue.
+   * The multi-row INSERT's queue: values of the queued rows, nine per row, the inputs they came from, how many
+   * are queued and the first one's index (to name a duplicate).
    */
   values: SqlValue[] = [];
   inputs: I[] = [];
@@ -85,8 +85,8 @@ class ChainLinker<I extends PreparedInput> {
     return head;
   }
 
-  /** One record per input in its final shape, hashed and completed in place: this runs per record. */
-  link(input: I, head: Head): void {
+  /** One record per input in its final shape, hashed and completed in place, moving the head: this runs per record. */
+  link(input: I, head: Head): EvidenceRecord {
     const { recordedAt } = this.options;
     const record: EvidenceRecord = {
       seq: head.seq + 1,
@@ -100,21 +100,6 @@ class ChainLinker<I extends PreparedInput> {
       hash: '',
     };
     record.hash = hashWithCanonicalPayload(record, input.payloadJcs);
-    // Written by index, not pushed: the one-row path reuses both arrays at their length (no new backing store
-    // per record; `length = 0` dropped it and every push grew a fresh one).
-    const values = this.values;
-    const at = this.queued * 9;
-    values[at] = record.seq;
-    values[at + 1] = input.record_id;
-    values[at + 2] = input.project_id;
-    values[at + 3] = input.schema_key;
-    values[at + 4] = input.timestamp;
-    values[at + 5] = recordedAt;
-    values[at + 6] = input.payloadJcs;
-    values[at + 7] = record.prev_hash;
-    values[at + 8] = record.hash;
-    this.inputs[this.queued] = input;
-    this.queued += 1;
     head.seq = record.seq;
     head.hash = record.hash;
     this.options.onWritten?.(input.project_id, record.seq, record.hash);
@@ -122,6 +107,24 @@ class ChainLinker<I extends PreparedInput> {
       record.payload = input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>);
       this.records.push(record);
     }
+    return record;
+  }
+
+  /** Queues a linked record's row for the next multi-row INSERT. */
+  queue(input: I, record: EvidenceRecord): void {
+    const values = this.values;
+    const at = this.queued * 9;
+    values[at] = record.seq;
+    values[at + 1] = input.record_id;
+    values[at + 2] = input.project_id;
+    values[at + 3] = input.schema_key;
+    values[at + 4] = input.timestamp;
+    values[at + 5] = record.recorded_at;
+    values[at + 6] = input.payloadJcs;
+    values[at + 7] = record.prev_hash;
+    values[at + 8] = record.hash;
+    this.inputs[this.queued] = input;
+    this.queued += 1;
   }
 
   /** The queued rows as one INSERT, emptying the queue. */
@@ -132,12 +135,6 @@ class ChainLinker<I extends PreparedInput> {
     this.inputs = [];
     this.queued = 0;
     return taken;
-  }
-
-  /** Empties the one-row queue, keeping its arrays for the next row (this runs per record). */
-  clear(): void {
-    this.firstIndex += this.queued;
-    this.queued = 0;
   }
 
   conflict(input: I, index: number): AppError {
@@ -204,14 +201,29 @@ const attempt = async <I extends PreparedInput>(
 ): Promise<EvidenceRecord[]> => {
   const linker = new ChainLinker(options);
   const direct = sqlite?.prepare(insertSql(1)) ?? null;
-  const insertDirect = (statement: NonNullable<typeof direct>): void => {
+  let index = 0;
+  /**
+   * One row, its nine values bound as arguments: better-sqlite3 reads an array argument element by element
+   * through V8's generic property lookup, which cost ~2 µs a row more than arguments (docs/decisions.md, "Ingest,
+   * fifth pass").
+   */
+  const insertDirect = (statement: NonNullable<typeof direct>, input: I, record: EvidenceRecord): void => {
     try {
-      statement.run(linker.values);
+      statement.run(
+        record.seq,
+        input.record_id,
+        input.project_id,
+        input.schema_key,
+        input.timestamp,
+        record.recorded_at,
+        input.payloadJcs,
+        record.prev_hash,
+        record.hash,
+      );
     } catch (error) {
-      const input = linker.inputs[0];
-      throw isUniqueViolation(error) && input !== undefined ? linker.conflict(input, linker.firstIndex) : error;
+      throw isUniqueViolation(error) ? linker.conflict(input, index) : error;
     }
-    linker.clear();
+    index += 1;
   };
   let chunk = 0;
   const insertMany = async (): Promise<void> => {
@@ -237,9 +249,12 @@ const attempt = async <I extends PreparedInput>(
   for await (const page of pages) {
     for (const input of page) {
       const head = linker.headOf(input.project_id) ?? linker.setHead(input.project_id, await chainHead(tx, input.project_id));
-      linker.link(input, head);
-      if (direct !== null) insertDirect(direct);
-      else if (linker.queued >= rowsPerInsert) await insertMany();
+      const record = linker.link(input, head);
+      if (direct !== null) insertDirect(direct, input, record);
+      else {
+        linker.queue(input, record);
+        if (linker.queued >= rowsPerInsert) await insertMany();
+      }
     }
   }
   if (linker.queued > 0) await insertMany();
