@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { Database, Queryable, SqlValue } from '../store/database.ts';
 import type { Db } from '../store/db.ts';
-import { GENESIS_HASH, hashWithCanonicalPayload } from './chain.ts';
+import { GENESIS_HASH, canonicalHashInput, hashOfCanonicalInput, needsNoEscape, plainHashInput } from './chain.ts';
 import type { PreparedInput } from './input.ts';
 import type { EvidenceRecord } from './types.ts';
 
@@ -55,7 +55,12 @@ export type WriteOptions<I extends PreparedInput> = {
   readonly syncOffThread?: boolean;
 };
 
-type Head = { seq: number; hash: string };
+/**
+ * A project's head while linking. `plain`: its project id and recorded_at need no JSON escape, `hashPlain`: nor
+ * does its hash (read from the database once, then our own hex). Checked once per project, so each record scans
+ * only its own id, key and time before its hashed text is written without escapes (chain.ts plainHashInput).
+ */
+type Head = { seq: number; hash: string; plain: boolean; hashPlain: boolean };
 
 /** The payload slot of a record that is hashed and stored but not returned (the stored text is the JCS). */
 const notCollected: Record<string, unknown> = Object.freeze({});
@@ -80,7 +85,9 @@ class ChainLinker<I extends PreparedInput> {
   }
 
   setHead(projectId: string, row: z.infer<typeof headRow> | undefined): Head {
-    const head = row ? { seq: row.head_seq, hash: row.head_hash } : { seq: 0, hash: GENESIS_HASH };
+    const hash = row?.head_hash ?? GENESIS_HASH;
+    const plain = needsNoEscape(projectId) && needsNoEscape(this.options.recordedAt);
+    const head = { seq: row?.head_seq ?? 0, hash, plain, hashPlain: needsNoEscape(hash) };
     this.heads.set(projectId, head);
     return head;
   }
@@ -99,9 +106,12 @@ class ChainLinker<I extends PreparedInput> {
       payload: notCollected,
       hash: '',
     };
-    record.hash = hashWithCanonicalPayload(record, input.payloadJcs);
+    const plain =
+      head.plain && head.hashPlain && needsNoEscape(input.record_id) && needsNoEscape(input.schema_key) && needsNoEscape(input.timestamp);
+    record.hash = hashOfCanonicalInput(plain ? plainHashInput(record, input.payloadJcs) : canonicalHashInput(record, input.payloadJcs));
     head.seq = record.seq;
     head.hash = record.hash;
+    head.hashPlain = true;
     this.options.onWritten?.(input.project_id, record.seq, record.hash);
     if (this.options.collect) {
       record.payload = input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>);

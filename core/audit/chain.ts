@@ -117,7 +117,7 @@ export const computeRecordHash = (record: Omit<EvidenceRecord, 'hash'>): string 
 };
 
 /** True for a string JSON writes as itself between quotes: printable ASCII without `"` or `\\` (ids, ISO times, hex). */
-const needsNoEscape = (text: unknown): text is string => {
+export const needsNoEscape = (text: unknown): text is string => {
   if (typeof text !== 'string') return false;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
@@ -133,15 +133,43 @@ const needsNoEscape = (text: unknown): text is string => {
  */
 export const quoteField = (text: string): string => (needsNoEscape(text) ? `"${text}"` : JSON.stringify(text));
 
+type HashedFields = Omit<EvidenceRecord, 'hash' | 'payload'>;
+
+/**
+ * canonicalHashInput when every envelope string field needs no escape (needsNoEscape), which the caller has
+ * checked: the quotes are part of the one template. One join: a flat string at once, where a template made a
+ * rope of 17 pieces that hashing then flattened, and a quoted copy per field was a third of the garbage a chained
+ * append made (docs/decisions.md, "Ingest, fourth pass").
+ */
+export const plainHashInput = (record: HashedFields, payloadJcs: string): string =>
+  [
+    record.prev_hash,
+    '{"payload":',
+    payloadJcs,
+    ',"prev_hash":"',
+    record.prev_hash,
+    '","project_id":"',
+    record.project_id,
+    '","record_id":"',
+    record.record_id,
+    '","recorded_at":"',
+    record.recorded_at,
+    '","schema_key":"',
+    record.schema_key,
+    '","seq":',
+    record.seq,
+    ',"timestamp":"',
+    record.timestamp,
+    '"}',
+  ].join('');
+
 /**
  * The text a record hash covers, prev_hash followed by JCS(record without hash), when `payloadJcs` is already
  * JCS(payload) and every other field is a string that is well-formed UTF-16 (the store's id patterns, ISO times
  * and hex guarantee it): the canonical envelope written directly, keys in JCS order. A bundle's record line is
- * `{"hash":…,` + this text after its `{` (core/cec/segment-pass.ts). When no field needs escaping (what the
- * store writes) the quotes are part of the one template: a quoted copy per field was a third of the garbage a
- * chained append made (docs/decisions.md, "Ingest, fourth pass").
+ * `{"hash":…,` + this text after its `{` (core/cec/segment-pass.ts).
  */
-export const canonicalHashInput = (record: Omit<EvidenceRecord, 'hash' | 'payload'>, payloadJcs: string): string => {
+export const canonicalHashInput = (record: HashedFields, payloadJcs: string): string => {
   const { prev_hash, project_id, record_id, recorded_at, schema_key, seq, timestamp } = record;
   if (
     needsNoEscape(prev_hash) &&
@@ -151,27 +179,7 @@ export const canonicalHashInput = (record: Omit<EvidenceRecord, 'hash' | 'payloa
     needsNoEscape(schema_key) &&
     needsNoEscape(timestamp)
   ) {
-    // One join: a flat string at once, where a template made a rope of 17 pieces that hashing then flattened.
-    return [
-      prev_hash,
-      '{"payload":',
-      payloadJcs,
-      ',"prev_hash":"',
-      prev_hash,
-      '","project_id":"',
-      project_id,
-      '","record_id":"',
-      record_id,
-      '","recorded_at":"',
-      recorded_at,
-      '","schema_key":"',
-      schema_key,
-      '","seq":',
-      seq,
-      ',"timestamp":"',
-      timestamp,
-      '"}',
-    ].join('');
+    return plainHashInput(record, payloadJcs);
   }
   return (
     `${prev_hash}{"payload":${payloadJcs},"prev_hash":${quoteField(prev_hash)}` +
@@ -188,5 +196,5 @@ export const hashOfCanonicalInput = (text: string): string => sha256Hex(text);
  * Same hash as computeRecordHash under canonicalHashInput's conditions. A verifier that finds a mismatch
  * re-checks with computeRecordHash.
  */
-export const hashWithCanonicalPayload = (record: Omit<EvidenceRecord, 'hash' | 'payload'>, payloadJcs: string): string =>
+export const hashWithCanonicalPayload = (record: HashedFields, payloadJcs: string): string =>
   sha256Hex(canonicalHashInput(record, payloadJcs));

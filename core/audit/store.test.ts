@@ -66,6 +66,22 @@ describe.each(testBackends)('appendEvidence on $name', (backend) => {
     expect((await append([score()]))[0]?.seq).toBe(3);
   });
 
+  it('hashes by the contract after a stored head hash that needs escaping (the writer trusts only its own hex)', async () => {
+    await append([score()]);
+    // Only a tampered database holds such a head; the next record still covers it exactly as JCS writes it.
+    await t().app.database.run('UPDATE audit_chain_heads SET head_hash = ? WHERE project_id = ?', ['q"u\\ote', 'p1']);
+    const records = await append([score({ record_id: 'r-2' }), score({ record_id: 'r-3' })]);
+    for (const { hash, ...rest } of records) {
+      expect(hash).toBe(
+        createHash('sha256')
+          .update(rest.prev_hash + canonicalize(rest))
+          .digest('hex'),
+      );
+    }
+    expect(records[0]?.prev_hash).toBe('q"u\\ote');
+    expect(records[1]?.prev_hash).toBe(records[0]?.hash);
+  });
+
   it('names a duplicate inside a batch larger than one INSERT, and the rows before it are not kept', async () => {
     const batch = Array.from({ length: 2500 }, (_, i) => score({ record_id: `r${i}` }));
     batch[2345] = score({ record_id: 'r17' });
