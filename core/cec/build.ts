@@ -9,7 +9,7 @@ import { createAttestation } from './attestation.ts';
 import { bundleAnchors } from './bundle-anchors.ts';
 import { bundleFileName, pathInside } from './bundle-path.ts';
 import type { FrameworkId } from './clauses/index.ts';
-import { clauseMapInBackground } from './clauses/clause-map-thread.ts';
+import { clauseMapForBuild } from './clauses/clause-map-thread.ts';
 import { attestationKey } from './ed25519.ts';
 import { HashingZip, single } from './hashing-zip.ts';
 import { manifestBytes, manifestVersion, recordsEntry, sha256, signManifest } from './manifest.ts';
@@ -70,13 +70,15 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
   const hmacId = hmacKeyId(params.hmacKey);
   mkdirSync(workDir, { mode: 0o700 });
   mkdirSync(bundleDir, { mode: 0o700 });
-  // The clause map aggregates in SQL over every record: on a big bundle it runs on another core during the pass.
-  const clauseMap = clauseMapInBackground(app, { projectId: params.projectId, from, to, frameworks: params.frameworks }, app.now(), total);
+  // The clause map: tallied from the pass's rows, or on a big bundle aggregated in SQL on the other core meanwhile.
+  const clauseMap = clauseMapForBuild(app, { projectId: params.projectId, from, to, frameworks: params.frameworks }, app.now(), total);
   try {
     const level = params.compressionLevel ?? defaultRecordsLevel;
-    const segment = await collectSegment(app, params.projectId, params.range, workDir, level, (done, message) =>
-      params.onProgress?.(done, total, message),
-    );
+    const tally = clauseMap.tally;
+    const segment = await collectSegment(app, params.projectId, params.range, workDir, level, {
+      onRecord: tally === null ? undefined : (row) => tally.add(row),
+      onProgress: (done, message) => params.onProgress?.(done, total, message),
+    });
     const counts = segment.counts;
     const zip = new HashingZip(new Date(generatedAt));
     let manifestDigest: Buffer | null = null;

@@ -62,8 +62,13 @@ export const collectSegment = async (
   [from, to]: DateRange,
   workDir: string,
   level: number,
-  onProgress?: (done: number, message: string) => void,
+  hooks: {
+    /** Sees every in-range row once, in seq order (the clause map's tally, clauses/evidence-tally.ts). */
+    readonly onRecord?: ((row: EvidenceRow) => void) | undefined;
+    readonly onProgress?: ((done: number, message: string) => void) | undefined;
+  } = {},
 ): Promise<SegmentResult> => {
+  const { onRecord, onProgress } = hooks;
   const counts = Object.fromEntries(schemaKeys.map((key) => [key, 0])) as Record<SchemaKey, number>;
   const files = Object.fromEntries(
     schemaKeys.map((key) => [key, new DeflatingFile(join(workDir, `${key}.ndjson.deflate`), level)]),
@@ -93,6 +98,7 @@ export const collectSegment = async (
         if (firstSeq === null) firstSeq = row.seq;
         else if (row.seq > lastSeq + 1) await witnessGap(lastSeq + 1, row.seq - 1);
         files[row.schema_key].write(recordLine(row, checkedInput(row, linker)));
+        onRecord?.(row);
         counts[row.schema_key] += 1;
         lastSeq = row.seq;
       }

@@ -1,10 +1,9 @@
 import type { App } from '../../app.ts';
 import { envSetting } from '../../config/env-settings.ts';
 import { cecWorkerUrl, plainEnv, spawnWorker } from '../spawn-worker.ts';
-import { type ProjectClauseMap, projectClauseMap } from './clause-map.ts';
-import type { FrameworkId } from './types.ts';
+import { type ClauseMapQuery, clauseMapOf, type ProjectClauseMap, projectClauseMap } from './clause-map.ts';
+import { EvidenceTally } from './evidence-tally.ts';
 
-export type ClauseMapQuery = { projectId: string; from?: string; to?: string; frameworks: readonly FrameworkId[] };
 export type ClauseMapJob = {
   readonly dataDir: string;
   readonly env: Record<string, string>;
@@ -13,8 +12,11 @@ export type ClauseMapJob = {
 };
 export type ClauseMapReply = { readonly ok: true; readonly value: ProjectClauseMap } | { readonly ok: false; readonly message: string };
 
-/** Below this many records the aggregation takes less time than starting a worker. */
-export const clauseMapThreadRecords = 20_000;
+/**
+ * From this many records a bundle build aggregates the clause map in SQL on a worker (the other core) rather
+ * than tallying it in its own pass, where each record's payload costs a JSON.parse on the build's critical path.
+ */
+export const clauseMapWorkerRecords = 100_000;
 
 const workerUrl = cecWorkerUrl('clauses/clause-map-worker');
 
@@ -25,20 +27,39 @@ const workerUrl = cecWorkerUrl('clauses/clause-map-worker');
  */
 const workerReachesStorage = (app: App): boolean => (envSetting(app.env, 'databaseUrl') === '') === (app.database.dialect === 'sqlite');
 
+/** A bundle build's clause map: tallied from the rows its pass reads (`tally`), or aggregated on a worker. */
+export type BuildClauseMap = {
+  /** Feed it every in-range row of the pass, in seq order; null when a worker aggregates. */
+  readonly tally: EvidenceTally | null;
+  /** The clause map as of the end of the pass (call once the pass is done). */
+  readonly result: () => Promise<ProjectClauseMap>;
+  /** Ends an unfinished worker (a failed build). */
+  stop(): void;
+};
+
 /**
- * The project's clause map, computed on a worker thread as of `now` (started at once, so it runs beside the
- * caller's work) when the project holds at least `minRecords` records in range and a worker can open the app's
- * storage; otherwise on this thread when awaited. `stop()` ends an unfinished worker (a failed build).
+ * The clause map of a build over `records` records. Below `workerFrom` (or when no worker can open the app's
+ * storage) the pass tallies it, and SQL on this thread takes over only when the tally cannot vouch for a value
+ * (evidence-tally.ts). From `workerFrom` on, a worker opens its own connection and aggregates in SQL as of
+ * `now`, started at once so it runs beside the pass.
  */
-export const clauseMapInBackground = (
+export const clauseMapForBuild = (
   app: App,
   query: ClauseMapQuery,
   now: Date,
   records: number,
-  minRecords = clauseMapThreadRecords,
-): { readonly result: () => Promise<ProjectClauseMap>; stop(): void } => {
-  if (records < minRecords || workerUrl === null || app.dataDir === null || !workerReachesStorage(app)) {
-    return { result: async () => projectClauseMap(app, query), stop: () => undefined };
+  workerFrom = clauseMapWorkerRecords,
+): BuildClauseMap => {
+  if (records < workerFrom || workerUrl === null || app.dataDir === null || !workerReachesStorage(app)) {
+    const tally = new EvidenceTally();
+    return {
+      tally,
+      result: async () => {
+        const assessment = tally.result();
+        return assessment === null ? projectClauseMap(app, query) : clauseMapOf(app, query, assessment);
+      },
+      stop: () => undefined,
+    };
   }
   const job: ClauseMapJob = { dataDir: app.dataDir, env: plainEnv(app.env), now: now.toISOString(), query };
   const worker = spawnWorker(workerUrl, { workerData: job });
@@ -50,5 +71,5 @@ export const clauseMapInBackground = (
     worker.once('exit', (code) => reject(new Error(`clause map worker exited with code ${code}`)));
   });
   done.catch(() => undefined); // awaited by result(), or dropped after stop()
-  return { result: () => done, stop: () => void worker.terminate() };
+  return { tally: null, result: () => done, stop: () => void worker.terminate() };
 };
