@@ -1,6 +1,6 @@
 import type { EvidenceRow } from '../../audit/store.ts';
 import { type SchemaKey, schemaKeys } from '../../audit/types.ts';
-import { type EvidenceAssessment, emptyKeyEvidence, type KeyEvidence, sampleSize } from './assess.ts';
+import { type EvidenceAssessment, emptyKeyEvidence, type KeyEvidence, keyEvidenceOf, type MonthTally } from './assess.ts';
 import { outcomeRules, type ParsedFields } from './outcome-rules.ts';
 import type { RecordRef } from './types.ts';
 
@@ -142,36 +142,14 @@ export class EvidenceTally {
   }
 }
 
-const byTime = (a: RecordRef, b: RecordRef) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.seq - b.seq);
-
-/** assess.ts `assessKey` over the tallied rows: series in GROUP BY order, months in ORDER BY month order. */
+/** assess.ts's reduction over the tallied rows: series in GROUP BY order, months in ORDER BY month order. */
 const keyEvidence = ({ months, series }: KeyTally): KeyEvidence => {
   if (months.size === 0) return emptyKeyEvidence;
-  const counts = { passing: 0, failing: 0, unknown: 0, resolved: 0 };
-  const failingRecords: RecordRef[] = [];
-  const unknownRecords: RecordRef[] = [];
-  for (const name of [...series.keys()].sort()) {
-    const latest = series.get(name) as Latest;
-    if (latest.outcome === null) {
-      counts.unknown += 1;
-      if (unknownRecords.length < sampleSize) unknownRecords.push(latest.ref);
-    } else if (latest.outcome === 0) {
-      counts.failing += 1;
-      if (failingRecords.length < sampleSize) failingRecords.push(latest.ref);
-    } else {
-      counts.passing += 1;
-      if (latest.failedEver > 0) counts.resolved += 1;
-    }
-  }
-  const ordered = [...months].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return {
-    count: ordered.reduce((sum, [, month]) => sum + month.n, 0),
-    first_at: ordered.map(([, month]) => month.first).reduce((a, b) => (a < b ? a : b)),
-    latest_at: ordered.map(([, month]) => month.latest).reduce((a, b) => (a > b ? a : b)),
-    months: Object.fromEntries(ordered.map(([name, month]) => [name, month.n])),
-    series: series.size,
-    ...counts,
-    failing_records: failingRecords.sort(byTime),
-    unknown_records: unknownRecords.sort(byTime),
-  };
+  const ordered: MonthTally[] = [...months]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([month, { n, first, latest }]) => ({ month, n, first_at: first, latest_at: latest }));
+  return keyEvidenceOf(
+    ordered,
+    [...series.keys()].sort().map((name) => series.get(name) as Latest),
+  );
 };
