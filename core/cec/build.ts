@@ -29,6 +29,8 @@ export type BuildParams = {
   /** Deflate level 0-9 of the NDJSON folders (default: defaultRecordsLevel). */
   readonly compressionLevel?: number;
   readonly onProgress?: (done: number, total: number, message: string) => void;
+  /** In-range records from which the segment pass is split over two threads (default: segmentWorkerRecords). */
+  readonly splitFrom?: number;
 };
 
 /** What the writer produced; the client adds the registry fields (download URL, expiry). */
@@ -74,9 +76,10 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
   const clauseMap = clauseMapForBuild(app, { projectId: params.projectId, from, to, frameworks: params.frameworks }, app.now(), total);
   try {
     const level = params.compressionLevel ?? defaultRecordsLevel;
-    const tally = clauseMap.tally;
     const segment = await collectSegment(app, params.projectId, params.range, workDir, level, {
-      onRecord: tally === null ? undefined : (row) => tally.add(row),
+      records: total,
+      splitFrom: params.splitFrom,
+      tally: clauseMap.tally,
       onProgress: (done, message) => params.onProgress?.(done, total, message),
     });
     const counts = segment.counts;

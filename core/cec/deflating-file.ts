@@ -54,6 +54,12 @@ export class DeflatingFile {
     this.#used += this.#chunk.write(text, this.#used, 'utf8');
   }
 
+  /** Appends bytes already encoded (the upper part of a split pass, read back from its file), after the text so far. */
+  append(bytes: Buffer): void {
+    this.#flush();
+    if (bytes.length > 0) this.#deliver(bytes);
+  }
+
   #flush(): void {
     if (this.#used === 0) return;
     const bytes = this.#chunk.subarray(0, this.#used);

@@ -1,6 +1,5 @@
 import type { App } from '../../app.ts';
-import { envSetting } from '../../config/env-settings.ts';
-import { cecWorkerUrl, plainEnv, spawnWorker } from '../spawn-worker.ts';
+import { cecWorkerUrl, plainEnv, spawnWorker, workerReachesStorage } from '../spawn-worker.ts';
 import { type ClauseMapQuery, clauseMapOf, type ProjectClauseMap, projectClauseMap } from './clause-map.ts';
 import { EvidenceTally } from './evidence-tally.ts';
 
@@ -19,13 +18,6 @@ export type ClauseMapReply = { readonly ok: true; readonly value: ProjectClauseM
 export const clauseMapWorkerRecords = 100_000;
 
 const workerUrl = cecWorkerUrl('clauses/clause-map-worker');
-
-/**
- * Whether a worker opening its app from `app`'s data dir and env (openApp) reaches the same storage: the data
- * dir's SQLite file, or the PostgreSQL database SVC_DATABASE_URL names. An app handed a database its env does
- * not name (a test's) is computed on this thread rather than against another store.
- */
-const workerReachesStorage = (app: App): boolean => (envSetting(app.env, 'databaseUrl') === '') === (app.database.dialect === 'sqlite');
 
 /** A bundle build's clause map: tallied from the rows its pass reads (`tally`), or aggregated on a worker. */
 export type BuildClauseMap = {

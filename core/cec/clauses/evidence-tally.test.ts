@@ -56,6 +56,16 @@ const tallied = async (app: App, q: { projectId: string; from?: string; to?: str
   return tally;
 };
 
+/** The rows tallied in two parts split at `cut`, the upper part merged as a worker's reply brings it (cloned). */
+const talliedInTwo = async (app: App, q: { projectId: string; from?: string; to?: string }, cut: number): Promise<EvidenceTally> => {
+  const lower = new EvidenceTally();
+  const upper = new EvidenceTally();
+  let i = 0;
+  for await (const row of evidenceRows(app.database, q)) (i++ < cut ? lower : upper).add(row);
+  lower.merge(structuredClone(upper.state()));
+  return lower;
+};
+
 const range = { from: '2026-02-01', to: '2026-05-31' };
 
 describe.each(testBackends)('the clause map tallied in a build pass on $name', (backend) => {
@@ -80,6 +90,7 @@ describe.each(testBackends)('the clause map tallied in a build pass on $name', (
     const assessment = (await tallied(app, q)).result();
     expect(assessment).toEqual(await assessEvidence(app, q));
     if (assessment === null) throw new Error('the tally deferred to SQL');
+    for (const cut of [1, 20, 45]) expect((await talliedInTwo(app, q, cut)).result()).toEqual(assessment);
     expect(await clauseMapOf(app, query, assessment)).toEqual(await projectClauseMap(app, query));
     // The data reaches what it is meant to: failures, records without outcome, several months.
     expect(assessment.score_records.failing).toBeGreaterThan(0);
@@ -91,7 +102,7 @@ describe.each(testBackends)('the clause map tallied in a build pass on $name', (
 describe.each(testBackends.filter((backend) => backend.name === 'sqlite'))('the tally against SQLite, any records', (backend) => {
   const t = appPerTest(backend);
 
-  it('agrees with assessEvidence for any sequence of records, including more failing series than it samples (property)', async () => {
+  it('agrees with assessEvidence for any sequence of records, whole or tallied in two parts and merged, including more failing series than it samples (property)', async () => {
     const { app } = t();
     let run = 0;
     await fc.assert(
@@ -106,7 +117,8 @@ describe.each(testBackends.filter((backend) => backend.name === 'sqlite'))('the 
           }),
           { minLength: 1, maxLength: 80 },
         ),
-        async (records) => {
+        fc.nat(80),
+        async (records, cut) => {
           run += 1;
           const projectId = `p${run}`;
           await appendEvidence(
@@ -119,7 +131,10 @@ describe.each(testBackends.filter((backend) => backend.name === 'sqlite'))('the 
             })),
           );
           const q = { projectId, ...range };
-          expect((await tallied(app, q)).result()).toEqual(await assessEvidence(app, q));
+          const sql = await assessEvidence(app, q);
+          expect((await tallied(app, q)).result()).toEqual(sql);
+          // Split between two threads (a split build pass) and merged, the same.
+          expect((await talliedInTwo(app, q, cut)).result()).toEqual(sql);
         },
       ),
       { numRuns: 40 },
@@ -197,9 +212,23 @@ describe('the tally defers to SQL where SQL could read a value differently', () 
     expect(talliedRows(row('{"detected":false}', { timestamp: '2026-03-01T00:00:00.000Z\u00e9' }))).toBeNull();
   });
 
+  const series = (n: number) => row(`{"detected":false,"feature":"f${n}","model_id":"m"}`, { seq: n });
+
   it('more series than it keeps in memory', () => {
-    const series = (n: number) => row(`{"detected":false,"feature":"f${n}","model_id":"m"}`, { seq: n });
     expect(talliedRows(series(1), series(2))).not.toBeNull();
     expect(talliedRows(series(1), series(2), series(3))).toBeNull();
+  });
+
+  it('an upper part that gave up, or more series across both parts than it keeps (a split pass)', () => {
+    const merged = (lower: EvidenceRow[], upper: EvidenceRow[]) => {
+      const [a, b] = [new EvidenceTally(2), new EvidenceTally(2)];
+      for (const r of lower) a.add(r);
+      for (const r of upper) b.add(r);
+      a.merge(structuredClone(b.state()));
+      return a.result();
+    };
+    expect(merged([series(1)], [series(2), series(1)])).not.toBeNull();
+    expect(merged([series(1)], [series(2), series(3)])).toBeNull();
+    expect(merged([series(1)], [row('[1,2]', { seq: 2 })])).toBeNull();
   });
 });

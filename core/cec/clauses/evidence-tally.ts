@@ -72,6 +72,8 @@ const isLater = (timestamp: string, seq: number, latest: RecordRef): boolean => 
 type Latest = { ref: RecordRef; outcome: number | null; failedEver: number };
 type Month = { n: number; first: string; latest: string };
 type KeyTally = { readonly months: Map<string, Month>; readonly series: Map<string, Latest> };
+/** An EvidenceTally as plain data (structured-clonable). */
+export type TallyState = { readonly unsure: boolean; readonly keys: ReadonlyMap<SchemaKey, KeyTally> };
 
 /**
  * The clause map's evidence assessment (assess.ts, `assessEvidence`) tallied from the rows a bundle build reads
@@ -95,8 +97,57 @@ export class EvidenceTally {
       this.#add(row);
     } catch (error) {
       if (!(error instanceof Unsure || error instanceof SyntaxError)) throw error;
-      this.#unsure = true;
-      this.#keys.clear();
+      this.#giveUp();
+    }
+  }
+
+  #giveUp(): void {
+    this.#unsure = true;
+    this.#keys.clear();
+  }
+
+  /** The tally as plain data (maps and objects: a worker's reply). */
+  state(): TallyState {
+    return { unsure: this.#unsure, keys: this.#keys };
+  }
+
+  /**
+   * Adds the tally of the records after this one's (the upper part of a split build pass): months add, a series
+   * keeps the later of the two latest records and the sum of its failures, as if every row had come through `add`.
+   */
+  merge(later: TallyState): void {
+    if (this.#unsure) return;
+    if (later.unsure) {
+      this.#giveUp();
+      return;
+    }
+    for (const [key, theirs] of later.keys) {
+      const mine = this.#keys.get(key) as KeyTally;
+      for (const [name, month] of theirs.months) {
+        const known = mine.months.get(name);
+        if (known === undefined) mine.months.set(name, month);
+        else {
+          known.n += month.n;
+          if (month.first < known.first) known.first = month.first;
+          if (month.latest > known.latest) known.latest = month.latest;
+        }
+      }
+      for (const [name, series] of theirs.series) {
+        const known = mine.series.get(name);
+        if (known === undefined) {
+          if (++this.#series > this.maxSeries) {
+            this.#giveUp();
+            return;
+          }
+          mine.series.set(name, series);
+          continue;
+        }
+        known.failedEver += series.failedEver;
+        if (isLater(series.ref.timestamp, series.ref.seq, known.ref)) {
+          known.ref = series.ref;
+          known.outcome = series.outcome;
+        }
+      }
     }
   }
 
