@@ -9,7 +9,7 @@ import { createAttestation } from './attestation.ts';
 import { bundleAnchors } from './bundle-anchors.ts';
 import { bundleFileName, pathInside } from './bundle-path.ts';
 import type { FrameworkId } from './clauses/index.ts';
-import { clauseMapForBuild } from './clauses/clause-map-thread.ts';
+import { clauseMapForBuild } from './clauses/build-clause-map.ts';
 import { attestationKey } from './ed25519.ts';
 import { HashingZip, single } from './hashing-zip.ts';
 import { manifestBytes, manifestVersion, recordsEntry, sha256, signManifest } from './manifest.ts';
@@ -72,8 +72,7 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
   const hmacId = hmacKeyId(params.hmacKey);
   mkdirSync(workDir, { mode: 0o700 });
   mkdirSync(bundleDir, { mode: 0o700 });
-  // The clause map: tallied from the pass's rows, or on a big bundle aggregated in SQL on the other core meanwhile.
-  const clauseMap = clauseMapForBuild(app, { projectId: params.projectId, from, to, frameworks: params.frameworks }, app.now(), total);
+  const clauseMap = clauseMapForBuild(app, { projectId: params.projectId, from, to, frameworks: params.frameworks });
   try {
     const level = params.compressionLevel ?? defaultRecordsLevel;
     const segment = await collectSegment(app, params.projectId, params.range, workDir, level, {
@@ -187,7 +186,6 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
     if (error instanceof SFCECBuildError) throw error;
     throw new SFCECBuildError(error instanceof Error ? error.message : String(error), { cause: error });
   } finally {
-    clauseMap.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
 };

@@ -7,10 +7,10 @@ import type { EvidenceTally } from './clauses/evidence-tally.ts';
 import type { DateRange } from './types.ts';
 
 /**
- * Rows per query: fewer round trips than the store's default page (less CPU per row), ~2.5 MB a page. 4000
- * took the same time at 1M records but peaked at 299-311 MB RSS (2000: 271-278 MB; the aim is 300 MB).
+ * Rows per query on one thread: fewer round trips than the store's default page (less CPU per row), ~2.5 MB a
+ * page. 4000 took the same time at 1M records but peaked at 299-311 MB RSS (2000: 271-278 MB; the aim is 300 MB).
  */
-const rowsPerPage = 2000;
+export const rowsPerPage = 2000;
 
 /** Where a range pass writes: a DeflatingFile on the building thread, a PlainFile on the segment worker. */
 export type LineSink = { write(text: string): void; drained(): Promise<void> };
@@ -64,9 +64,10 @@ export const passRange = async (
     readonly tally?: EvidenceTally | null | undefined;
     /** After each page, with the records read so far. */
     readonly onPage?: ((records: number) => void) | undefined;
+    readonly pageRows?: number | undefined;
   } = {},
 ): Promise<RangeTotals & { readonly linker: ChainLinker }> => {
-  const { tally, onPage } = hooks;
+  const { tally, onPage, pageRows = rowsPerPage } = hooks;
   const linker = new ChainLinker(after ?? undefined);
   const counts = Object.fromEntries(schemaKeys.map((key) => [key, 0])) as Record<SchemaKey, number>;
   const all = [...Object.values(sinks.records), sinks.witnesses];
@@ -86,7 +87,7 @@ export const passRange = async (
 
   // Pages in seq order from app.database (SQLite or PostgreSQL); appends only add higher seqs, so a build
   // running beside them reads a consistent prefix of the chain.
-  for await (const page of evidencePages(app.database, { projectId, from, to }, rowsPerPage, span)) {
+  for await (const page of evidencePages(app.database, { projectId, from, to }, pageRows, span)) {
     for (const row of page) {
       if (firstSeq === null && after === null) firstSeq = row.seq;
       else if (row.seq > lastSeq + 1) await witnessGap(lastSeq + 1, row.seq - 1);

@@ -1,6 +1,6 @@
 /**
  * The upper half of a split bundle-build pass (segment-split.ts): on its own connection to the parent's storage
- * (openApp, as the clause-map worker), re-hashes, re-links and encodes the in-range records after `job.after`
+ * (openApp), re-hashes, re-links and encodes the in-range records after `job.after`
  * into plain per-entry files, and replies with its totals, chain verdict and clause-map tally.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -10,7 +10,7 @@ import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import { EvidenceTally } from './clauses/evidence-tally.ts';
 import { PlainFile } from './plain-file.ts';
 import { passRange } from './range-pass.ts';
-import { type SegmentJob, type SegmentReply, upperPartPath } from './segment-split.ts';
+import { type SegmentJob, type SegmentReply, splitPageRows, upperPartPath } from './segment-split.ts';
 
 const port = parentPort;
 if (port === null) throw new TypeError('segment-range-worker must run in a worker thread');
@@ -33,7 +33,15 @@ const run = async (): Promise<SegmentReply> => {
       files.push(...Object.values(records), witnesses);
       const tally = job.tally ? new EvidenceTally() : null;
       const span = { after: job.after, through: Number.MAX_SAFE_INTEGER };
-      const { linker, ...totals } = await passRange(app, job.projectId, job.range, span, seed, { records, witnesses }, { tally });
+      const { linker, ...totals } = await passRange(
+        app,
+        job.projectId,
+        job.range,
+        span,
+        seed,
+        { records, witnesses },
+        { tally, pageRows: splitPageRows },
+      );
       for (const file of files) file.finish();
       return { ok: true, part: { ...totals, seed, linker: linker.state(), tally: tally?.state() ?? null } };
     } finally {
@@ -45,7 +53,8 @@ const run = async (): Promise<SegmentReply> => {
   }
 };
 
-// Held open until the reply is sent (see clause-map-worker.ts: a PostgreSQL pool alone does not keep it alive).
+// Held open until the reply is sent: on PostgreSQL the pool lets idle clients go unref'd and the settings LISTEN
+// socket is unref'd, so between two awaits the thread could otherwise find nothing alive and exit without a reply.
 port.ref();
 port.postMessage(await run());
 port.unref();

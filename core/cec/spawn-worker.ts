@@ -13,7 +13,7 @@ import { envSetting } from '../config/env-settings.ts';
 
 const here = import.meta.url;
 
-/** The worker at `path` under core/cec/ (e.g. `clauses/clause-map-worker`), or null when this build lacks it. */
+/** The worker at `path` under core/cec/ (e.g. `verify-folder-worker`), or null when this build lacks it. */
 export const cecWorkerUrl = (path: string): URL | null => {
   const url = here.endsWith('.ts')
     ? new URL(`./${path}.ts`, here)
