@@ -18,10 +18,12 @@ import { cecWorkerUrl, plainEnv, spawnWorker, workerReachesStorage } from './spa
 import type { DateRange } from './types.ts';
 
 /**
- * From this many in-range records the pass is split: below it a worker's start-up (~0.3-0.4 s of CPU to start
- * an isolate and load the bundled app) costs more than the half pass it takes over (measured, decisions.md).
+ * From this many in-range records the pass is split. Below it the worker is the critical path: its start-up
+ * (~0.3 s of CPU to start an isolate and load the bundled app) plus its half at ~20 us a row outlasts the one
+ * thread's pass at ~18.5 us a row until ~60k records, and the split costs 15-20% more CPU (the part files'
+ * round trip), which a loaded machine pays in wall time (per-thread CPU at 50k, 150k and 1M: docs/decisions.md).
  */
-export const segmentWorkerRecords = 40_000;
+export const segmentWorkerRecords = 100_000;
 
 /**
  * Rows per query on each thread of a split pass: two pages are in memory at once, so half a one-thread page
