@@ -1,6 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-
-const chunkBytes = 1 << 20;
+import { Utf8Chunks } from './utf8-chunks.ts';
 
 /**
  * Text appended to a file as UTF-8, a 1 MiB buffer at a time, by synchronous writes: the segment worker's
@@ -8,8 +7,7 @@ const chunkBytes = 1 << 20;
  */
 export class PlainFile {
   readonly #fd: number;
-  readonly #chunk = Buffer.allocUnsafe(chunkBytes);
-  #used = 0;
+  readonly #text = new Utf8Chunks((bytes) => this.#writeAll(bytes), false);
   #open = true;
 
   constructor(readonly path: string) {
@@ -17,23 +15,11 @@ export class PlainFile {
   }
 
   write(text: string): void {
-    if (this.#used + text.length * 3 > chunkBytes) {
-      this.#flush();
-      if (text.length * 3 > chunkBytes) {
-        this.#writeAll(Buffer.from(text, 'utf8'));
-        return;
-      }
-    }
-    this.#used += this.#chunk.write(text, this.#used, 'utf8');
+    this.#text.write(text);
   }
 
   /** Nothing to wait for: writes are synchronous. */
   async drained(): Promise<void> {}
-
-  #flush(): void {
-    this.#writeAll(this.#chunk.subarray(0, this.#used));
-    this.#used = 0;
-  }
 
   #writeAll(bytes: Buffer): void {
     let written = 0;
@@ -42,7 +28,7 @@ export class PlainFile {
 
   /** Flushes and closes; call `close` instead after a failure. */
   finish(): void {
-    this.#flush();
+    this.#text.flush();
     this.close();
   }
 
