@@ -67,6 +67,14 @@ describe.each(testBackends)('the segment pass over two threads on $name', (backe
     expect(two.splitAfter).toBeLessThan(last_seq);
   });
 
+  it('fails with the reason when the worker cannot read its half, instead of hanging', async () => {
+    const { app, dir } = t();
+    await seedDays(app, 'proj', interleaved, 1);
+    const broken: App = Object.create(app, { dataDir: { value: join(dir, 'missing', '\u0000') } });
+    const parts = mkdtempSync(join(dir, 'parts-'));
+    await expect(collectSegment(broken, 'proj', range, parts, 6, { records: 1, splitFrom: 0 })).rejects.toThrow(/segment worker/);
+  }, 60_000);
+
   it('reports a tampered chain the same either way: errors at the seam, in both halves, past the cap', async () => {
     const { app } = t();
     await seedDays(app, 'proj', interleaved, 4);
