@@ -26,11 +26,11 @@ import type { DateRange } from './types.ts';
 export const segmentWorkerRecords = 100_000;
 
 /**
- * Rows per query on each thread of a split pass: two pages are in memory at once, so half a one-thread page
- * keeps the rows in flight the same (1M records, load 6-10: peak RSS 251-282 MB with 1000, 258-304 MB with 2000,
- * no CPU difference).
+ * Rows per query on each thread of a split pass: two pages are in memory at once, and the worker's isolate
+ * besides. At 1M records (load 7-11, interleaved pairs) peak RSS was 258-304 MB with 2000 rows, 249-291 MB with
+ * 1000 and 240-248 MB with 500, with no CPU difference resolvable (more queries, fewer rows alive per collection).
  */
-export const splitPageRows = 1000;
+export const splitPageRows = 500;
 
 /** A small young generation: the worker's garbage dies young, and a default-sized one adds resident memory. */
 const youngGenerationMb = 8;
