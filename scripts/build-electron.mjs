@@ -8,8 +8,8 @@ await build({ ...common, entryPoints: ['main/index.ts'], format: 'esm', outfile:
 await build({ ...common, entryPoints: ['core/cec/build-worker.ts'], format: 'esm', outfile: 'dist-electron/build-worker.mjs' });
 // The PII scan workers, loaded from beside main.mjs (core/pii/pool/spawn.ts).
 await build({ ...common, entryPoints: ['core/pii/pool/pii-scan-worker.ts'], format: 'esm', outfile: 'dist-electron/pii-scan-worker.mjs' });
-// The verifier's folder workers and the build's clause-map worker (core/cec/spawn-worker.ts; else both run in-thread).
-for (const worker of ['core/cec/verify-folder-worker.ts', 'core/cec/clauses/clause-map-worker.ts']) {
+// The verifier's folder workers and the build's segment worker (core/cec/spawn-worker.ts; else both run in-thread).
+for (const worker of ['core/cec/verify-folder-worker.ts', 'core/cec/segment-range-worker.ts']) {
   const outfile = `dist-electron/${worker.split('/').pop().replace(/\.ts$/, '.mjs')}`;
   await build({ ...common, entryPoints: [worker], format: 'esm', outfile });
 }

@@ -205,19 +205,28 @@ export const timeFilter = (from?: string, to?: string): { sql: string; params: s
   return end === null ? { sql: 'timestamp >= ?', params: [start] } : { sql: 'timestamp >= ? AND timestamp < ?', params: [start, end] };
 };
 
+/** A part of a chain by seq: after `after`, up to and including `through`. */
+export type SeqSpan = { readonly after: number; readonly through: number };
+const wholeChain: SeqSpan = { after: 0, through: Number.MAX_SAFE_INTEGER };
+
 /**
  * The project's stored rows in chain order whose event time lies in the inclusive UTC date range, optionally of
- * one schema key, from `db` (the app's database or a read snapshot), a page at a time. Keyset pages: bounded
- * memory at any size, and no statement held open between pages (callers may write meanwhile).
+ * one schema key (and within `span`), from `db` (the app's database or a read snapshot), a page at a time.
+ * Keyset pages: bounded memory at any size, and no statement held open between pages (callers may write meanwhile).
  */
-export async function* evidencePages(db: Queryable, q: EvidenceFilter, rowsPerPage = pageSize): AsyncGenerator<EvidenceRow[]> {
+export async function* evidencePages(
+  db: Queryable,
+  q: EvidenceFilter,
+  rowsPerPage = pageSize,
+  span: SeqSpan = wholeChain,
+): AsyncGenerator<EvidenceRow[]> {
   const time = timeFilter(q.from, q.to);
   const key = q.schemaKey ?? '';
-  const sql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq > ? AND ${time.sql}
+  const sql = `SELECT ${columns} FROM audit_records WHERE project_id = ? AND seq > ? AND seq <= ? AND ${time.sql}
     AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ?`;
-  let after = 0;
+  let after = span.after;
   for (;;) {
-    const rows = await db.tuples(evidenceTuple, sql, [q.projectId, after, ...time.params, key, key, rowsPerPage]);
+    const rows = await db.tuples(evidenceTuple, sql, [q.projectId, after, span.through, ...time.params, key, key, rowsPerPage]);
     if (rows.length > 0) yield rows;
     const last = rows.at(-1);
     if (last === undefined || rows.length < rowsPerPage) return;
@@ -247,6 +256,26 @@ export async function* chainRows(
     next = last.seq + 1;
   }
 }
+
+/**
+ * The seq of the project's first (`asc`) or last (`desc`) record in the date range within `span`, or null: a
+ * walk of the primary key from one end that stops at the first record in range.
+ */
+export const edgeSeq = async (
+  db: Queryable,
+  q: EvidenceFilter,
+  order: 'asc' | 'desc',
+  span: SeqSpan = wholeChain,
+): Promise<number | null> => {
+  const time = timeFilter(q.from, q.to);
+  const sql = `SELECT seq FROM audit_records WHERE project_id = ? AND seq > ? AND seq <= ? AND ${time.sql}
+    ORDER BY seq ${order === 'asc' ? 'ASC' : 'DESC'} LIMIT 1`;
+  const rows = await db.tuples((values) => values[0], sql, [q.projectId, span.after, span.through, ...time.params]);
+  const seq = rows[0];
+  if (seq === undefined) return null;
+  if (typeof seq !== 'number') return badRow('seq');
+  return seq;
+};
 
 /** Records per schema key (all six keys present, zero when none) in the inclusive UTC date range. */
 export const countEvidence = async (

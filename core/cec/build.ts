@@ -9,7 +9,7 @@ import { createAttestation } from './attestation.ts';
 import { bundleAnchors } from './bundle-anchors.ts';
 import { bundleFileName, pathInside } from './bundle-path.ts';
 import type { FrameworkId } from './clauses/index.ts';
-import { clauseMapInBackground } from './clauses/clause-map-thread.ts';
+import { clauseMapForBuild } from './clauses/build-clause-map.ts';
 import { attestationKey } from './ed25519.ts';
 import { HashingZip, single } from './hashing-zip.ts';
 import { manifestBytes, manifestVersion, recordsEntry, sha256, signManifest } from './manifest.ts';
@@ -29,6 +29,8 @@ export type BuildParams = {
   /** Deflate level 0-9 of the NDJSON folders (default: defaultRecordsLevel). */
   readonly compressionLevel?: number;
   readonly onProgress?: (done: number, total: number, message: string) => void;
+  /** In-range records from which the segment pass is split over two threads (default: segmentWorkerRecords). */
+  readonly splitFrom?: number;
 };
 
 /** What the writer produced; the client adds the registry fields (download URL, expiry). */
@@ -70,13 +72,15 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
   const hmacId = hmacKeyId(params.hmacKey);
   mkdirSync(workDir, { mode: 0o700 });
   mkdirSync(bundleDir, { mode: 0o700 });
-  // The clause map aggregates in SQL over every record: on a big bundle it runs on another core during the pass.
-  const clauseMap = clauseMapInBackground(app, { projectId: params.projectId, from, to, frameworks: params.frameworks }, app.now(), total);
+  const clauseMap = clauseMapForBuild(app, { projectId: params.projectId, from, to, frameworks: params.frameworks });
   try {
     const level = params.compressionLevel ?? defaultRecordsLevel;
-    const segment = await collectSegment(app, params.projectId, params.range, workDir, level, (done, message) =>
-      params.onProgress?.(done, total, message),
-    );
+    const segment = await collectSegment(app, params.projectId, params.range, workDir, level, {
+      records: total,
+      splitFrom: params.splitFrom,
+      tally: clauseMap.tally,
+      onProgress: (done, message) => params.onProgress?.(done, total, message),
+    });
     const counts = segment.counts;
     const zip = new HashingZip(new Date(generatedAt));
     let manifestDigest: Buffer | null = null;
@@ -182,7 +186,6 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
     if (error instanceof SFCECBuildError) throw error;
     throw new SFCECBuildError(error instanceof Error ? error.message : String(error), { cause: error });
   } finally {
-    clauseMap.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
 };

@@ -3,6 +3,7 @@ import { createWriteStream, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { crc32, createDeflateRaw, type DeflateRaw } from 'node:zlib';
+import { Utf8Chunks } from './utf8-chunks.ts';
 
 /** A finished entry body: raw deflate data in `path`, with the digest, CRC and size of the uncompressed bytes. */
 export type DeflatedFile = {
@@ -12,9 +13,6 @@ export type DeflatedFile = {
   readonly size: number;
   readonly compressedSize: number;
 };
-
-/** Text is encoded into buffers of this many bytes and handed to the deflater one buffer at a time. */
-const chunkBytes = 1 << 20;
 
 /**
  * An append-only ZIP entry body compressed while it is written: text is buffered, encoded, hashed (SHA-256 and
@@ -28,8 +26,7 @@ export class DeflatingFile {
   readonly #hash = createHash('sha256');
   #crc = 0;
   #size = 0;
-  #chunk = Buffer.allocUnsafe(chunkBytes);
-  #used = 0;
+  readonly #text = new Utf8Chunks((bytes) => this.#deliver(bytes), true);
 
   constructor(
     readonly path: string,
@@ -43,24 +40,13 @@ export class DeflatingFile {
 
   /** Appends text, UTF-8 encoded straight into the current chunk (no joined copy of the text). */
   write(text: string): void {
-    // A UTF-16 unit is at most 3 UTF-8 bytes: if it cannot fit for sure, flush first (or encode it on its own).
-    if (this.#used + text.length * 3 > chunkBytes) {
-      this.#flush();
-      if (text.length * 3 > chunkBytes) {
-        this.#deliver(Buffer.from(text, 'utf8'));
-        return;
-      }
-    }
-    this.#used += this.#chunk.write(text, this.#used, 'utf8');
+    this.#text.write(text);
   }
 
-  #flush(): void {
-    if (this.#used === 0) return;
-    const bytes = this.#chunk.subarray(0, this.#used);
-    // The deflater keeps the buffer until it has compressed it, so the next text goes into a fresh one.
-    this.#chunk = Buffer.allocUnsafe(chunkBytes);
-    this.#used = 0;
-    this.#deliver(bytes);
+  /** Appends bytes already encoded (the upper part of a split pass, read back from its file), after the text so far. */
+  append(bytes: Buffer): void {
+    this.#text.flush();
+    if (bytes.length > 0) this.#deliver(bytes);
   }
 
   #deliver(bytes: Buffer): void {
@@ -77,7 +63,7 @@ export class DeflatingFile {
 
   /** Flushes, ends the stream and waits for the temp file; returns the entry body. */
   async finish(): Promise<DeflatedFile> {
-    this.#flush();
+    this.#text.flush();
     this.#deflate.end();
     await this.#written;
     return {

@@ -87,6 +87,45 @@ const seriesStatement = (dialect: Dialect, key: EvidenceKey, time: string): stri
      ) AS ranked WHERE latest = 1`;
 };
 
+/** One month of one key: how many records and the first and latest event times in it. */
+export type MonthTally = { readonly month: string; readonly n: number; readonly first_at: string; readonly latest_at: string };
+/** One series: its latest record, that record's outcome (1 / 0 / null as the rule gives it) and how often it failed. */
+export type SeriesLatest = { readonly ref: RecordRef; readonly outcome: number | null; readonly failedEver: number };
+
+const byTime = (a: RecordRef, b: RecordRef) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.seq - b.seq);
+
+/**
+ * A key's evidence from its months (in month order, at least one) and its series (in GROUP BY order, which picks
+ * the sampled records): shared by the SQL aggregation here and the build pass's tally (evidence-tally.ts).
+ */
+export const keyEvidenceOf = (months: readonly MonthTally[], series: Iterable<SeriesLatest>): KeyEvidence => {
+  const counts = { series: 0, passing: 0, failing: 0, unknown: 0, resolved: 0 };
+  const failingRecords: RecordRef[] = [];
+  const unknownRecords: RecordRef[] = [];
+  for (const latest of series) {
+    counts.series += 1;
+    if (latest.outcome === null) {
+      counts.unknown += 1;
+      if (unknownRecords.length < sampleSize) unknownRecords.push(latest.ref);
+    } else if (latest.outcome === 0) {
+      counts.failing += 1;
+      if (failingRecords.length < sampleSize) failingRecords.push(latest.ref);
+    } else {
+      counts.passing += 1;
+      if (latest.failedEver > 0) counts.resolved += 1;
+    }
+  }
+  return {
+    count: months.reduce((sum, row) => sum + row.n, 0),
+    first_at: months.map((row) => row.first_at).reduce((a, b) => (a < b ? a : b)),
+    latest_at: months.map((row) => row.latest_at).reduce((a, b) => (a > b ? a : b)),
+    months: Object.fromEntries(months.map((row) => [row.month, row.n])),
+    ...counts,
+    failing_records: failingRecords.sort(byTime),
+    unknown_records: unknownRecords.sort(byTime),
+  };
+};
+
 const assessKey = async (
   app: App,
   key: EvidenceKey,
@@ -96,42 +135,15 @@ const assessKey = async (
 ): Promise<KeyEvidence> => {
   const own = months.filter((row) => row.schema_key === key);
   if (own.length === 0) return emptyKeyEvidence;
-  let passing = 0;
-  let failing = 0;
-  let unknown = 0;
-  let resolved = 0;
-  let series = 0;
-  const failingRecords: RecordRef[] = [];
-  const unknownRecords: RecordRef[] = [];
   const rows = await app.database.all(seriesRow, seriesStatement(app.database.dialect, key, time.sql), [projectId, key, ...time.params]);
-  for (const row of rows) {
-    series += 1;
-    const ref = { record_id: row.record_id, seq: row.seq, timestamp: row.timestamp };
-    if (row.outcome === null) {
-      unknown += 1;
-      if (unknownRecords.length < sampleSize) unknownRecords.push(ref);
-    } else if (row.outcome === 0) {
-      failing += 1;
-      if (failingRecords.length < sampleSize) failingRecords.push(ref);
-    } else {
-      passing += 1;
-      if (row.failed_ever > 0) resolved += 1;
-    }
-  }
-  const byTime = (a: RecordRef, b: RecordRef) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.seq - b.seq);
-  return {
-    count: own.reduce((sum, row) => sum + row.n, 0),
-    first_at: own.map((row) => row.first_at).reduce((a, b) => (a < b ? a : b)),
-    latest_at: own.map((row) => row.latest_at).reduce((a, b) => (a > b ? a : b)),
-    months: Object.fromEntries(own.map((row) => [row.month, row.n])),
-    series,
-    passing,
-    failing,
-    unknown,
-    resolved,
-    failing_records: failingRecords.sort(byTime),
-    unknown_records: unknownRecords.sort(byTime),
-  };
+  return keyEvidenceOf(
+    own,
+    rows.map((row) => ({
+      ref: { record_id: row.record_id, seq: row.seq, timestamp: row.timestamp },
+      outcome: row.outcome,
+      failedEver: row.failed_ever,
+    })),
+  );
 };
 
 /**

@@ -6,6 +6,9 @@ import { assessmentWindow, computeClauseMap } from './compute.ts';
 import { postureRuleVersion } from './outcome-rules.ts';
 import type { ClauseMapEntry, EvidenceKey, FrameworkId } from './types.ts';
 
+/** Which project, inclusive UTC date range and frameworks a clause map covers. */
+export type ClauseMapQuery = { projectId: string; from?: string; to?: string; frameworks: readonly FrameworkId[] };
+
 /** A project's clause map with everything it was computed from: the body of clause_map.json and of the op. */
 export type ProjectClauseMap = {
   readonly rule_version: string;
@@ -23,12 +26,12 @@ export type ProjectClauseMap = {
  * Reads the store (aggregated in SQL) and the project's cadences, then applies the rule. `to` fixes the as-of
  * day; an open range is judged as of today.
  */
-export const projectClauseMap = async (
-  app: App,
-  q: { projectId: string; from?: string; to?: string; frameworks: readonly FrameworkId[] },
-): Promise<ProjectClauseMap> => {
-  const range = { ...(q.from === undefined ? {} : { from: q.from }), ...(q.to === undefined ? {} : { to: q.to }) };
-  const assessment = await assessEvidence(app, { projectId: q.projectId, ...range });
+export const projectClauseMap = async (app: App, q: ClauseMapQuery): Promise<ProjectClauseMap> =>
+  clauseMapOf(app, q, await assessEvidence(app, { projectId: q.projectId, ...rangeOf(q) }));
+
+/** The clause map from an assessment already made (a bundle build tallies it in its pass, evidence-tally.ts). */
+export const clauseMapOf = async (app: App, q: ClauseMapQuery, assessment: EvidenceAssessment): Promise<ProjectClauseMap> => {
+  const range = rangeOf(q);
   const window = assessmentWindow(assessment, range, app.now());
   const cadences = cadencesOf(await projectCadences(app, q.projectId));
   return {
@@ -42,3 +45,8 @@ export const projectClauseMap = async (
     entries: computeClauseMap(q.frameworks, assessment, cadences, window),
   };
 };
+
+const rangeOf = (q: ClauseMapQuery): { from?: string; to?: string } => ({
+  ...(q.from === undefined ? {} : { from: q.from }),
+  ...(q.to === undefined ? {} : { to: q.to }),
+});

@@ -1,0 +1,206 @@
+import type { EvidenceRow } from '../../audit/store.ts';
+import { type SchemaKey, schemaKeys } from '../../audit/types.ts';
+import { type EvidenceAssessment, emptyKeyEvidence, type KeyEvidence, keyEvidenceOf, type MonthTally } from './assess.ts';
+import { outcomeRules, type ParsedFields } from './outcome-rules.ts';
+import type { RecordRef } from './types.ts';
+
+/**
+ * Distinct series kept in memory before the tally gives up (the SQL aggregation, flat in memory, takes over).
+ * Real projects have a few per model; at ~200 bytes a series this bounds the tally to ~20 MB.
+ */
+export const maxTalliedSeries = 100_000;
+
+/** Thrown by a field read where SQL could read the value differently; the whole tally then defers to SQL. */
+class Unsure extends Error {}
+
+/** Fifteen significant digits or fewer and no exponent: SQLite's and JavaScript's parsers agree on the double. */
+const plainNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+const agreedNumber = (n: number): boolean => {
+  if (Number.isSafeInteger(n)) return true;
+  const text = String(n);
+  return plainNumber.test(text) && text.replace(/^-?[0.]*/, '').replace('.', '').length <= 15;
+};
+
+/** Text SQLite hands back unchanged and orders as JavaScript does (no NUL, nothing outside the BMP, no lone halves). */
+const agreedText = (text: string): boolean => !/[\0\ud800-\udfff]/.test(text);
+
+/** Field reads over the payload of the row being tallied (one object for every row: no closures per row). */
+class PayloadReader implements ParsedFields {
+  payload: Record<string, unknown> = {};
+
+  #read(path: string): unknown {
+    const dot = path.indexOf('.');
+    if (dot < 0) return Object.hasOwn(this.payload, path) ? this.payload[path] : null;
+    const parentName = path.slice(0, dot);
+    const parent = Object.hasOwn(this.payload, parentName) ? this.payload[parentName] : null;
+    if (typeof parent !== 'object' || parent === null || Array.isArray(parent)) return null;
+    const name = path.slice(dot + 1);
+    return Object.hasOwn(parent, name) ? (parent as Record<string, unknown>)[name] : null;
+  }
+
+  readonly value = (path: string): number | null => {
+    const v = this.#read(path);
+    if (v === null) return null;
+    if (typeof v === 'boolean') return v ? 1 : 0;
+    if (typeof v === 'number' && agreedNumber(v)) return v;
+    throw new Unsure();
+  };
+
+  readonly text = (path: string): string | null => {
+    const v = this.#read(path);
+    if (v === null) return null;
+    if (typeof v === 'string' && agreedText(v)) return v;
+    throw new Unsure();
+  };
+}
+
+/** SQLite's `timestamp || printf('%020d', seq)`: the key whose max() picks a series' latest record. */
+const latestKey = (timestamp: string, seq: number): string => timestamp + String(seq).padStart(20, '0');
+
+/**
+ * Whether (timestamp, seq) sorts after `latest` by that key, without building it: the timestamps decide unless
+ * one is a prefix of the other (never for the store's fixed-width times; then the keys are built and compared).
+ */
+const isLater = (timestamp: string, seq: number, latest: RecordRef): boolean => {
+  if (timestamp === latest.timestamp) return seq > latest.seq;
+  if (timestamp.startsWith(latest.timestamp) || latest.timestamp.startsWith(timestamp)) {
+    return latestKey(timestamp, seq) > latestKey(latest.timestamp, latest.seq);
+  }
+  return timestamp > latest.timestamp;
+};
+
+type Latest = { ref: RecordRef; outcome: number | null; failedEver: number };
+type Month = { n: number; first: string; latest: string };
+type KeyTally = { readonly months: Map<string, Month>; readonly series: Map<string, Latest> };
+/** An EvidenceTally as plain data (structured-clonable). */
+export type TallyState = { readonly unsure: boolean; readonly keys: ReadonlyMap<SchemaKey, KeyTally> };
+
+/**
+ * The clause map's evidence assessment (assess.ts, `assessEvidence`) tallied from the rows a bundle build reads
+ * anyway, instead of a second reader of every payload: per key the months, first and latest times, and per
+ * series the latest record's outcome. It mirrors the SQLite statements case for case (the series ordered as
+ * GROUP BY orders them, the same ten sampled records); where a value could read differently in SQL (a field of
+ * another type, a long number, a payload that is not a JSON object) or the series outgrow `maxSeries`, `result()`
+ * is null and the caller aggregates in SQL. Rows must come in seq order.
+ */
+export class EvidenceTally {
+  readonly #keys = new Map<SchemaKey, KeyTally>(schemaKeys.map((key) => [key, { months: new Map(), series: new Map() }]));
+  readonly #fields = new PayloadReader();
+  #series = 0;
+  #unsure = false;
+
+  constructor(readonly maxSeries = maxTalliedSeries) {}
+
+  add(row: EvidenceRow): void {
+    if (this.#unsure) return;
+    try {
+      this.#add(row);
+    } catch (error) {
+      if (!(error instanceof Unsure || error instanceof SyntaxError)) throw error;
+      this.#giveUp();
+    }
+  }
+
+  #giveUp(): void {
+    this.#unsure = true;
+    this.#keys.clear();
+  }
+
+  /** The tally as plain data (maps and objects: a worker's reply). */
+  state(): TallyState {
+    return { unsure: this.#unsure, keys: this.#keys };
+  }
+
+  /**
+   * Adds the tally of the records after this one's (the upper part of a split build pass): months add, a series
+   * keeps the later of the two latest records and the sum of its failures, as if every row had come through `add`.
+   */
+  merge(later: TallyState): void {
+    if (this.#unsure) return;
+    if (later.unsure) {
+      this.#giveUp();
+      return;
+    }
+    for (const [key, theirs] of later.keys) {
+      const mine = this.#keys.get(key) as KeyTally;
+      for (const [name, month] of theirs.months) {
+        const known = mine.months.get(name);
+        if (known === undefined) mine.months.set(name, month);
+        else {
+          known.n += month.n;
+          if (month.first < known.first) known.first = month.first;
+          if (month.latest > known.latest) known.latest = month.latest;
+        }
+      }
+      for (const [name, series] of theirs.series) {
+        const known = mine.series.get(name);
+        if (known === undefined) {
+          if (++this.#series > this.maxSeries) {
+            this.#giveUp();
+            return;
+          }
+          mine.series.set(name, series);
+          continue;
+        }
+        known.failedEver += series.failedEver;
+        if (isLater(series.ref.timestamp, series.ref.seq, known.ref)) {
+          known.ref = series.ref;
+          known.outcome = series.outcome;
+        }
+      }
+    }
+  }
+
+  #add(row: EvidenceRow): void {
+    const { timestamp, seq, schema_key: key } = row;
+    if (!/^[\x20-\x7e]*$/.test(timestamp) || !Number.isSafeInteger(seq) || seq < 0) throw new Unsure();
+    const payload: unknown = JSON.parse(row.payload);
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new Unsure();
+    const fields = this.#fields;
+    fields.payload = payload as Record<string, unknown>;
+    const rule = outcomeRules[key];
+    let series = fields.text(rule.series[0] as string) ?? '';
+    for (let i = 1; i < rule.series.length; i++) series += `\x1f${fields.text(rule.series[i] as string) ?? ''}`;
+    const outcome = rule.evaluate(fields);
+    const tally = this.#keys.get(key) as KeyTally;
+
+    const monthName = timestamp.slice(0, 7);
+    const month = tally.months.get(monthName);
+    if (month === undefined) tally.months.set(monthName, { n: 1, first: timestamp, latest: timestamp });
+    else {
+      month.n += 1;
+      if (timestamp < month.first) month.first = timestamp;
+      if (timestamp > month.latest) month.latest = timestamp;
+    }
+
+    const latest = tally.series.get(series);
+    if (latest === undefined) {
+      if (++this.#series > this.maxSeries) throw new Unsure();
+      tally.series.set(series, { ref: { record_id: row.record_id, seq, timestamp }, outcome, failedEver: outcome === 0 ? 1 : 0 });
+      return;
+    }
+    if (outcome === 0) latest.failedEver += 1;
+    if (isLater(timestamp, seq, latest.ref)) {
+      latest.ref = { record_id: row.record_id, seq, timestamp };
+      latest.outcome = outcome;
+    }
+  }
+
+  /** The assessment, or null when SQL must aggregate instead. */
+  result(): EvidenceAssessment | null {
+    if (this.#unsure) return null;
+    return Object.fromEntries([...this.#keys].map(([key, tally]) => [key, keyEvidence(tally)])) as Record<SchemaKey, KeyEvidence>;
+  }
+}
+
+/** assess.ts's reduction over the tallied rows: series in GROUP BY order, months in ORDER BY month order. */
+const keyEvidence = ({ months, series }: KeyTally): KeyEvidence => {
+  if (months.size === 0) return emptyKeyEvidence;
+  const ordered: MonthTally[] = [...months]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([month, { n, first, latest }]) => ({ month, n, first_at: first, latest_at: latest }));
+  return keyEvidenceOf(
+    ordered,
+    [...series.keys()].sort().map((name) => series.get(name) as Latest),
+  );
+};

@@ -1,0 +1,39 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { Utf8Chunks } from './utf8-chunks.ts';
+
+/**
+ * Text appended to a file as UTF-8, a 1 MiB buffer at a time, by synchronous writes: the segment worker's
+ * NDJSON parts (its thread does nothing else meanwhile). Same sink shape as DeflatingFile for the range pass.
+ */
+export class PlainFile {
+  readonly #fd: number;
+  readonly #text = new Utf8Chunks((bytes) => this.#writeAll(bytes), false);
+  #open = true;
+
+  constructor(readonly path: string) {
+    this.#fd = openSync(path, 'wx', 0o600);
+  }
+
+  write(text: string): void {
+    this.#text.write(text);
+  }
+
+  /** Nothing to wait for: writes are synchronous. */
+  async drained(): Promise<void> {}
+
+  #writeAll(bytes: Buffer): void {
+    let written = 0;
+    while (written < bytes.length) written += writeSync(this.#fd, bytes, written, bytes.length - written);
+  }
+
+  /** Flushes and closes; call `close` instead after a failure. */
+  finish(): void {
+    this.#text.flush();
+    this.close();
+  }
+
+  close(): void {
+    if (this.#open) closeSync(this.#fd);
+    this.#open = false;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The segment pass split over two threads (segment-split.ts) against the same pass on one thread, on each back
+ * end: every entry's deflated bytes, digest and CRC, the chain proof (witnesses, segment, verdict and its
+ * capped errors) and the clause-map tally must come out the same, for intact and for tampered chains.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { App } from '../app.ts';
+import { testBackends } from '../test-support/backends.ts';
+import { EvidenceTally } from './clauses/evidence-tally.ts';
+import { collectSegment } from './segment-pass.ts';
+import { bundleAppPerTest, seedDays } from './test-support.ts';
+
+const range = ['2026-03-01', '2026-03-31'] as const;
+const day = (month: number, d: number): string => `2026-0${month}-${String(d).padStart(2, '0')}`;
+/** March days (in range) interleaved with April days (out of range: witnesses between in-range records). */
+const interleaved = Array.from({ length: 12 }, (_, i) => [day(3, i + 1), day(4, i + 1)]).flat();
+/** A lower half with no gap at all (so the upper half writes the first witness), then interleaved days. */
+const gapsAbove = [
+  ...Array.from({ length: 12 }, (_, i) => day(3, i + 1)),
+  day(4, 1),
+  day(3, 20),
+  day(4, 2),
+  day(3, 21),
+  day(4, 3),
+  day(3, 22),
+];
+
+const pass = async (app: App, dir: string, splitFrom: number) => {
+  const tally = new EvidenceTally();
+  const result = await collectSegment(app, 'proj', range, mkdtempSync(join(dir, 'parts-')), 6, { records: 1, splitFrom, tally });
+  const entries = { ...result.recordFiles, chain_proof: result.chainProof };
+  const bytes = Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, readFileSync(file.path)]));
+  const digests = Object.fromEntries(Object.entries(entries).map(([name, { path, ...digest }]) => [name, digest]));
+  const { recordFiles: _files, chainProof: _proof, splitAfter, ...summary } = result;
+  return { splitAfter, summary, bytes, digests, tally: tally.result() };
+};
+
+describe.each(testBackends)('the segment pass over two threads on $name', (backend) => {
+  const t = bundleAppPerTest(backend);
+
+  const bothWays = async () => {
+    const { app, dir } = t();
+    const one = await pass(app, dir, Number.POSITIVE_INFINITY);
+    const two = await pass(app, dir, 0);
+    expect(one.splitAfter).toBeNull();
+    expect(two.splitAfter).toEqual(expect.any(Number));
+    expect(two.bytes).toEqual(one.bytes);
+    expect(two.digests).toEqual(one.digests);
+    expect(two.summary).toEqual(one.summary);
+    expect(two.tally).toEqual(one.tally);
+    expect(one.tally).not.toBeNull();
+    return { one, two };
+  };
+
+  it.each([
+    ['in-range days interleaved with out-of-range days', interleaved],
+    ['no gap below the split, gaps above it', gapsAbove],
+  ])('writes the same entries either way: %s', async (_, days) => {
+    await seedDays(t().app, 'proj', days, 4);
+    const { one, two } = await bothWays();
+    expect(one.summary.witnesses).toBeGreaterThan(0);
+    expect(one.summary.verification).toMatchObject({ valid: true, errors: [] });
+    const { first_seq, last_seq } = one.summary.segment ?? { first_seq: 0, last_seq: 0 };
+    expect(two.splitAfter).toBeGreaterThan(first_seq);
+    expect(two.splitAfter).toBeLessThan(last_seq);
+  });
+
+  it('fails with the reason when the worker cannot read its half, instead of hanging', async () => {
+    const { app, dir } = t();
+    await seedDays(app, 'proj', interleaved, 1);
+    const broken: App = Object.create(app, { dataDir: { value: join(dir, 'missing', '\u0000') } });
+    const parts = mkdtempSync(join(dir, 'parts-'));
+    await expect(collectSegment(broken, 'proj', range, parts, 6, { records: 1, splitFrom: 0 })).rejects.toThrow(/segment worker/);
+  }, 60_000);
+
+  it('reports a tampered chain the same either way: errors at the seam, in both halves, past the cap', async () => {
+    const { app } = t();
+    await seedDays(app, 'proj', interleaved, 4);
+    const split = (await pass(app, t().dir, 0)).splitAfter as number;
+    const tamper = (seq: number) =>
+      app.database.run('UPDATE audit_records SET hash = ? WHERE project_id = ? AND seq = ?', ['f'.repeat(64), 'proj', seq]);
+    // The lower half's last link, five links below it and ten above: 32 errors, so the cap cuts into the upper half.
+    for (const seq of [
+      split,
+      3,
+      9,
+      15,
+      21,
+      27,
+      split + 2,
+      split + 4,
+      split + 6,
+      split + 8,
+      split + 10,
+      split + 12,
+      split + 14,
+      split + 16,
+      split + 18,
+      split + 20,
+    ])
+      await tamper(seq);
+    const { one } = await bothWays();
+    const { errors } = one.summary.verification;
+    expect(errors).toHaveLength(21);
+    expect(errors.at(-1)).toBe('chain: further errors omitted');
+    expect(errors).toContain(`chain: seq ${split + 1} does not link to the previous hash`);
+    expect(errors).toContain(`chain: seq ${split + 2} hash does not match its content`);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * The build's segment pass split over two threads by seq range (docs/decisions.md, "Bundle build, fourth pass"):
+ * the building thread reads, re-hashes and encodes the lower half of the segment while a worker
+ * (segment-range-worker.ts) does the same for the upper half into plain per-entry files; the building thread
+ * then checks the seam, takes over the worker's chain verdict and tally, and appends its files to each entry's
+ * deflate stream, so every entry is still one sequential stream (same bytes, SHA-256 and CRC-32 as one pass).
+ */
+import { createReadStream, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { App } from '../app.ts';
+import { edgeSeq } from '../audit/store.ts';
+import { type SchemaKey, schemaKeys } from '../audit/types.ts';
+import type { ChainLink, ChainLinker, LinkerState } from './chain-link.ts';
+import type { EvidenceTally, TallyState } from './clauses/evidence-tally.ts';
+import type { DeflatingFile } from './deflating-file.ts';
+import type { RangeTotals } from './range-pass.ts';
+import { cecWorkerUrl, plainEnv, spawnWorker, workerReachesStorage } from './spawn-worker.ts';
+import type { DateRange } from './types.ts';
+
+/**
+ * From this many in-range records the pass is split. Below it the worker is the critical path: its start-up
+ * (~0.3 s of CPU to start an isolate and load the bundled app) plus its half at ~20 us a row outlasts the one
+ * thread's pass at ~18.5 us a row until ~60k records, and the split costs 15-20% more CPU (the part files'
+ * round trip), which a loaded machine pays in wall time (per-thread CPU at 50k, 150k and 1M: docs/decisions.md).
+ */
+export const segmentWorkerRecords = 100_000;
+
+/**
+ * Rows per query on each thread of a split pass: two pages are in memory at once, and the worker's isolate
+ * besides. At 1M records (load 7-11, interleaved pairs) peak RSS was 258-304 MB with 2000 rows, 249-291 MB with
+ * 1000 and 240-248 MB with 500, with no CPU difference resolvable (more queries, fewer rows alive per collection).
+ */
+export const splitPageRows = 500;
+
+/** A small young generation: the worker's garbage dies young, and a default-sized one adds resident memory. */
+const youngGenerationMb = 8;
+
+export type SegmentJob = {
+  readonly dataDir: string;
+  readonly env: Record<string, string>;
+  readonly projectId: string;
+  readonly range: DateRange;
+  /** The lower half's last in-range seq: the worker reads the in-range records after it. */
+  readonly after: number;
+  readonly workDir: string;
+  readonly tally: boolean;
+};
+export type UpperPart = RangeTotals & {
+  /** The stored link at `after`, as the worker read it: the lower half must end on exactly this link. */
+  readonly seed: ChainLink;
+  readonly linker: LinkerState;
+  readonly tally: TallyState | null;
+};
+export type SegmentReply = { readonly ok: true; readonly part: UpperPart } | { readonly ok: false; readonly message: string };
+
+const workerUrl = cecWorkerUrl('segment-range-worker');
+
+/** The worker's file for an entry's upper part (a schema key's records, or `witnesses`). */
+export const upperPartPath = (workDir: string, name: SchemaKey | 'witnesses'): string => join(workDir, `upper-${name}.part`);
+
+/**
+ * Where to split the project's in-range records, or null (one thread): the last in-range seq at or below the
+ * middle of the in-range seqs, so each half re-hashes about half the chain (records and witnesses alike).
+ */
+export const splitSeq = async (app: App, projectId: string, [from, to]: DateRange): Promise<number | null> => {
+  if (workerUrl === null || app.dataDir === null || !workerReachesStorage(app)) return null;
+  const q = { projectId, from, to };
+  const first = await edgeSeq(app.database, q, 'asc');
+  const last = await edgeSeq(app.database, q, 'desc');
+  if (first === null || last === null) return null;
+  const split = await edgeSeq(app.database, q, 'desc', { after: 0, through: Math.floor((first + last) / 2) });
+  return split === null || split >= last ? null : split;
+};
+
+/** Starts the worker on the records after `after`; `done` rejects when it fails, `stop` ends it early. */
+export const startUpperPart = (app: App, job: Omit<SegmentJob, 'dataDir' | 'env'>): { readonly done: Promise<UpperPart>; stop(): void } => {
+  if (workerUrl === null || app.dataDir === null) throw new Error('this build carries no segment-range-worker');
+  const workerData: SegmentJob = { ...job, dataDir: app.dataDir, env: plainEnv(app.env) };
+  const worker = spawnWorker(workerUrl, { workerData, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } });
+  const done = new Promise<UpperPart>((resolve, reject) => {
+    worker.once('message', (reply: SegmentReply) =>
+      reply.ok ? resolve(reply.part) : reject(new Error(`segment worker: ${reply.message}`)),
+    );
+    worker.once('error', (error) => reject(new Error(`segment worker failed: ${error.message}`)));
+    worker.once('exit', (code) => reject(new Error(`segment worker exited with code ${code}`)));
+  });
+  done.catch(() => undefined); // awaited by the pass, or dropped after stop()
+  return { done, stop: () => void worker.terminate() };
+};
+
+/** Streams a part file into an entry's deflater after what the lower half wrote, then removes it. */
+const appendPart = async (file: DeflatingFile, path: string, dropLeadingComma: boolean): Promise<void> => {
+  let first = dropLeadingComma;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    file.append(first ? (chunk as Buffer).subarray(1) : (chunk as Buffer));
+    first = false;
+    await file.drained();
+  }
+  rmSync(path);
+};
+
+/**
+ * Joins the upper part to the lower half's results: the seam (the lower half's last link must be the one the
+ * worker started from), the chain verdict and tally, then each entry's bytes. Returns the whole segment's totals.
+ */
+export const joinUpperPart = async (
+  lower: RangeTotals,
+  linker: ChainLinker,
+  upper: UpperPart,
+  out: { readonly files: Record<SchemaKey, DeflatingFile>; readonly witnesses: DeflatingFile; readonly workDir: string },
+  tally: EvidenceTally | null,
+): Promise<RangeTotals> => {
+  if (linker.lastSeq !== upper.seed.seq || linker.lastHash !== upper.seed.hash) {
+    linker.fail(`chain: seq ${upper.seed.seq} read differently by the two threads of the pass`);
+  }
+  linker.absorb(upper.linker);
+  if (tally !== null) {
+    if (upper.tally === null) throw new Error('segment worker: no tally');
+    tally.merge(upper.tally);
+  }
+  await Promise.all([
+    ...schemaKeys.map((key) => appendPart(out.files[key], upperPartPath(out.workDir, key), false)),
+    appendPart(out.witnesses, upperPartPath(out.workDir, 'witnesses'), lower.witnesses === 0),
+  ]);
+  return {
+    records: lower.records + upper.records,
+    witnesses: lower.witnesses + upper.witnesses,
+    counts: Object.fromEntries(schemaKeys.map((key) => [key, lower.counts[key] + upper.counts[key]])) as Record<SchemaKey, number>,
+    firstSeq: lower.firstSeq,
+    lastSeq: upper.lastSeq,
+  };
+};
