@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
-import { type App, createApp } from '../../../app.ts';
+import { createApp } from '../../../app.ts';
 import { migrations } from '../../../migrations.ts';
 import type { Queryable } from '../../../store/database.ts';
 import { openDatabase } from '../../../store/db.ts';
@@ -15,12 +15,6 @@ import { planIndexedFilter } from './indexed.ts';
 import { parseFilter } from './parser.ts';
 
 const base = 'http://127.0.0.1/scim/v2';
-const apps: App[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  for (const app of apps.splice(0)) app.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 const elementRow = z.object({ path: z.string(), uid: z.number(), elem: z.number() }).catchall(z.string().nullable());
 const columns = elementColumnNames.map(elementColumn).join(', ');
@@ -115,7 +109,7 @@ describe.each(testBackends)('SCIM element rows on $name', (backend) => {
 describe('SCIM element rows migration on SQLite', () => {
   it('backfills element rows for users stored before the attribute index existed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-scim-elems-'));
-    dirs.push(dir);
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'workbench.db');
     const later = new Set(['scim/002-user-attribute-index', 'scim/006-user-element-rows']);
     const before = openDatabase(
@@ -130,7 +124,7 @@ describe('SCIM element rows migration on SQLite', () => {
       .run(JSON.stringify({ userName: 'Old.Timer', emails: [{ value: 'Old@Example.com', type: 'work' }], active: true }));
     before.close();
     const app = createApp({ dataDir: dir, env: {} });
-    apps.push(app);
+    onTestFinished(() => app.close());
     const rows = await elementRows(app.database);
     expect(rows.map((row) => [row.path, row.elem, row['sub_value'], row['sub_type']])).toEqual([['emails', 0, 'old@example.com', 'work']]);
     const plan = planIndexedFilter(parseFilter('emails[type eq "WORK" and value sw "old@"]'), { narrowTo: 0 });
