@@ -19,6 +19,7 @@ import { jsonList, listRow, uidIn } from './sql-lists.ts';
  * parsing 100k JSON resources. An `and` probes both sides (each leaf read with a LIMIT: a broad one stops early,
  * a selective one is thereby answered), evaluates a selective side first and the other side on just its users
  * (primary-key look-ups instead of a scan of its path); two broad sides run at once (PostgreSQL: two connections).
+ * A broad value filter on a multi-valued attribute is instead one scan of its element rows (element-scan.ts).
  *
  * Semantics are those of the in-process predicate (compile.ts), held by a differential test; the one documented
  * difference: `gt`/`lt` order strings by code point (SQLite's BINARY collation on UTF-8), not by UTF-16 code
