@@ -29,7 +29,7 @@ type Phase = { rps: number; p50: number; p99: number; errors: number };
 const measure = async (label: string, app: App): Promise<void> => {
   const seedStarted = performance.now();
   const sampleId = await seedUsers(app, users);
-  if (app.database.dialect === 'postgres') await app.database.exec('VACUUM ANALYZE scim_users, scim_user_attrs');
+  if (app.database.dialect === 'postgres') await app.database.exec('VACUUM ANALYZE scim_users, scim_user_attrs, scim_user_elems');
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   const { server, origin } = await startBenchServer(app, '/bench/bare');
   const key = (await createApiKey(app, { tier: 'api', scopes: ['scim'], name: 'bench' })).secret;

@@ -54,6 +54,7 @@ export const migrationOrder: readonly string[] = [
   'scim/003-covering-attr-indexes',
   'scim/004-trigram-index',
   'scim/005-code-point-attr-indexes',
+  'scim/006-user-element-rows',
 ];
 
 const defined: readonly Migration[] = [

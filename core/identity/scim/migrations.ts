@@ -1,5 +1,6 @@
 import type { Migration } from '../../store/db.ts';
 import { createUserIndexTable, indexInsertSql, indexParams, indexRowsOf } from './filter/attr-index.ts';
+import { createElementRows } from './filter/element-rows.ts';
 import { type UserRow, userToWire } from './wire.ts';
 
 /**
@@ -70,5 +71,11 @@ export const scimMigrations: readonly Migration[] = [
     // PostgreSQL only (postgres-migrations.ts): value indexes collated by code point, as SQLite's BINARY already is.
     id: 'scim/005-code-point-attr-indexes',
     up: () => undefined,
+  },
+  {
+    // One row per element of a multi-valued complex attribute, backfilled from the attribute index in SQL (the
+    // same statement on PostgreSQL): a broad value filter is one scan with its whole condition (filter/element-rows.ts).
+    id: 'scim/006-user-element-rows',
+    up: createElementRows,
   },
 ];

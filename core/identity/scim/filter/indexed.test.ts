@@ -283,7 +283,8 @@ describe('SCIM attribute index migration on SQLite', () => {
     const file = join(dir, 'workbench.db');
     const before = openDatabase(
       file,
-      migrations.filter((migration) => migration.id !== 'scim/002-user-attribute-index'),
+      // scim/006 backfills the element rows from this index, so it comes after it.
+      migrations.filter((migration) => migration.id !== 'scim/002-user-attribute-index' && migration.id !== 'scim/006-user-element-rows'),
     );
     before
       .prepare(

@@ -5,9 +5,12 @@ import { valueSubAttr } from '../schema.ts';
 import { indexPath, unindexedPaths } from './attr-index.ts';
 import { Bitset } from './bitset.ts';
 import { resolveAttr, resolveSub } from './compile.ts';
+import { hasElementRows } from './element-rows.ts';
+import { scanElements } from './element-scan.ts';
 import { ElementSet, elementSql } from './element-set.ts';
 import { type Cond, compareCond, type LeafTest, presentCond } from './leaf-sql.ts';
 import type { AttrPath, FilterNode } from './parser.ts';
+import { jsonList, listRow, uidIn } from './sql-lists.ts';
 
 /**
  * SCIM User filters evaluated over the attribute index (attr-index.ts): each comparison is one covering index
@@ -16,6 +19,7 @@ import type { AttrPath, FilterNode } from './parser.ts';
  * parsing 100k JSON resources. An `and` probes both sides (each leaf read with a LIMIT: a broad one stops early,
  * a selective one is thereby answered), evaluates a selective side first and the other side on just its users
  * (primary-key look-ups instead of a scan of its path); two broad sides run at once (PostgreSQL: two connections).
+ * A broad value filter on a multi-valued attribute is instead one scan of its element rows (element-scan.ts).
  *
  * Semantics are those of the in-process predicate (compile.ts), held by a differential test; the one documented
  * difference: `gt`/`lt` order strings by code point (SQLite's BINARY collation on UTF-8), not by UTF-16 code
@@ -62,7 +66,6 @@ type Scope<S> = {
 };
 type SetLike<S> = { and(other: S): S; or(other: S): S; andNot(other: S): S };
 
-const listRow = z.object({ list: z.string() });
 const countRow = z.object({ n: z.number() });
 
 /**
@@ -79,16 +82,14 @@ const numbers = async (
   within: Within,
   limit?: number,
 ) => {
-  const postgres = db.dialect === 'postgres';
-  const aggregate = (value: string): string => (postgres ? `COALESCE(json_agg(${value}), '[]')::text` : `json_group_array(${value})`);
-  const restrict = within === undefined ? '' : postgres ? 'uid = ANY(?::bigint[]) AND ' : 'uid IN (SELECT value FROM json_each(?)) AND +';
-  const restrictParams = within === undefined ? [] : [postgres ? `{${within.join(',')}}` : JSON.stringify(within)];
-  const rows = `FROM scim_user_attrs WHERE ${restrict}path = ? AND ${test.text}`;
+  const restrict = within === undefined ? undefined : uidIn(db.dialect, within);
+  const pathTest = restrict === undefined || db.dialect === 'postgres' ? 'path = ?' : '+path = ?';
+  const rows = `FROM scim_user_attrs WHERE ${restrict === undefined ? '' : `${restrict.text} AND `}${pathTest} AND ${test.text}`;
   const sql =
     limit === undefined
-      ? `SELECT ${aggregate(expression)} AS list ${rows}`
-      : `SELECT ${aggregate('x')} AS list FROM (SELECT ${expression} AS x ${rows} LIMIT ${limit}) AS probe`;
-  const row = await db.one(listRow, sql, [...restrictParams, path, ...test.params]);
+      ? `SELECT ${jsonList(db.dialect, expression)} AS list ${rows}`
+      : `SELECT ${jsonList(db.dialect, 'x')} AS list FROM (SELECT ${expression} AS x ${rows} LIMIT ${limit}) AS probe`;
+  const row = await db.one(listRow, sql, [...(restrict?.params ?? []), path, ...test.params]);
   return JSON.parse(row?.list ?? '[]') as number[];
 };
 
@@ -112,8 +113,7 @@ const spanRow = z.object({ lo: z.number(), count: z.number() });
 const everyUser = async ({ db, maxUid }: Ctx): Promise<Bitset> => {
   const span = await db.one(spanRow, 'SELECT COALESCE(MIN(uid), 1) AS lo, COUNT(*) AS count FROM scim_users WHERE uid <= ?', [maxUid]);
   if (span !== undefined && span.count === maxUid - span.lo + 1) return Bitset.range(maxUid, span.lo);
-  const aggregate = db.dialect === 'postgres' ? `COALESCE(json_agg(uid), '[]')::text` : 'json_group_array(uid)';
-  const list = (await db.one(listRow, `SELECT ${aggregate} AS list FROM scim_users`))?.list ?? '[]';
+  const list = (await db.one(listRow, `SELECT ${jsonList(db.dialect, 'uid')} AS list FROM scim_users`))?.list ?? '[]';
   return Bitset.of(maxUid, JSON.parse(list) as number[]);
 };
 
@@ -286,7 +286,16 @@ const valuePathPlan = (node: FilterNode & { kind: 'valuePath' }): Plan<Bitset> =
   const elements = plan(node.filter, elementScope(base), elementLeaf, () => {
     throw new TypeError('Value filters cannot be nested (compile.ts refuses them)');
   });
-  return { estimate: elements.estimate, run: async (ctx, within) => (await elements.run(ctx, within)).users() };
+  const scan = hasElementRows(extensionUrn, def) ? scanElements(base, def, node.filter) : undefined;
+  return {
+    estimate: elements.estimate,
+    // Many matching elements, or given users: one query with the whole condition (element-scan.ts). Selective
+    // conditions keep the index plan, whose leaves are index ranges and narrow each other.
+    run: async (ctx, within) =>
+      scan !== undefined && (within !== undefined || (await elements.estimate(ctx)) === large(ctx))
+        ? Bitset.of(ctx.maxUid, await scan(ctx.db, within))
+        : (await elements.run(ctx, within)).users(),
+  };
 };
 
 const maxUidOf = async (db: Queryable): Promise<number> =>

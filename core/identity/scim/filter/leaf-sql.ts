@@ -16,8 +16,8 @@ export type Cond = (dialect: Dialect) => LeafTest;
 const cond =
   (text: string, ...params: (string | number)[]): Cond =>
   () => ({ text, params });
-/** The value column as its PostgreSQL index is collated (SQLite's BINARY already orders by code point). */
-const str = (dialect: Dialect): string => (dialect === 'postgres' ? 'str COLLATE "C"' : 'str');
+/** A text column compared by code point (SQLite's BINARY already orders so; PostgreSQL's value index is collated "C"). */
+const collated = (column: string, dialect: Dialect): string => (dialect === 'postgres' ? `${column} COLLATE "C"` : column);
 const orderOps: Partial<Record<CompareOp, string>> = { eq: '=', gt: '>', ge: '>=', lt: '<', le: '<=' };
 
 /** A LIKE pattern matching `literal` literally (backslash is the ESCAPE character). */
@@ -25,43 +25,54 @@ const likeLiteral = (literal: string): string => literal.replace(/[\\%_]/g, (cha
 /** By code point, as PostgreSQL's reverse() does in a UTF-8 database. */
 const reversed = (text: string): string => [...text].reverse().join('');
 
-/** String tests with the semantics of compile.ts `stringTest` (the literal is already folded). */
-const stringCond = (op: CompareOp, literal: string): Cond => {
+/**
+ * String tests with the semantics of compile.ts `stringTest` on one text column holding the folded value (the
+ * literal is already folded). Where the column is NULL the test is NULL (callers that negate must say so).
+ */
+export const textTest = (column: string, op: CompareOp, literal: string): Cond => {
   const ordered = orderOps[op];
-  if (ordered !== undefined) return (dialect) => ({ text: `kind = 's' AND ${str(dialect)} ${ordered} ?`, params: [literal] });
-  if (literal === '') return cond(`kind = 's'`);
+  if (ordered !== undefined) return (dialect) => ({ text: `${collated(column, dialect)} ${ordered} ?`, params: [literal] });
+  if (literal === '') return cond('TRUE');
   return (dialect) => {
     if (dialect === 'postgres') {
       // LIKE is case-sensitive on PostgreSQL: the column holds exactly what compile.ts compares (never ILIKE:
       // caseExact values must stay exact). A constant prefix under "C" is a range of the value index.
-      if (op === 'sw') return { text: `kind = 's' AND str COLLATE "C" LIKE ? ESCAPE '\\'`, params: [`${likeLiteral(literal)}%`] };
-      if (op === 'ew')
-        return { text: `kind = 's' AND reverse(str) COLLATE "C" LIKE ? ESCAPE '\\'`, params: [`${likeLiteral(reversed(literal))}%`] };
-      return { text: `kind = 's' AND str LIKE ? ESCAPE '\\'`, params: [`%${likeLiteral(literal)}%`] };
+      if (op === 'sw') return { text: `${column} COLLATE "C" LIKE ? ESCAPE '\\'`, params: [`${likeLiteral(literal)}%`] };
+      if (op === 'ew') return { text: `reverse(${column}) COLLATE "C" LIKE ? ESCAPE '\\'`, params: [`${likeLiteral(reversed(literal))}%`] };
+      return { text: `${column} LIKE ? ESCAPE '\\'`, params: [`%${likeLiteral(literal)}%`] };
     }
     // SQLite's LIKE folds ASCII case, so it keeps the byte-exact forms. UTF-8 never contains the byte 0xFF, so
     // [p, p || 0xFF) holds exactly the strings that start with p.
-    if (op === 'sw') return { text: `kind = 's' AND str >= ? AND str < (? || x'ff')`, params: [literal, literal] };
-    if (op === 'ew') return { text: `kind = 's' AND substr(str, -?) = ?`, params: [[...literal].length, literal] };
-    return { text: `kind = 's' AND instr(str, ?) > 0`, params: [literal] };
+    if (op === 'sw') return { text: `${column} >= ? AND ${column} < (? || x'ff')`, params: [literal, literal] };
+    if (op === 'ew') return { text: `substr(${column}, -?) = ?`, params: [[...literal].length, literal] };
+    return { text: `instr(${column}, ?) > 0`, params: [literal] };
   };
 };
+
+/** A boolean as the index stores it ('true' / 'false'); compile.ts accepts "True"/"false" strings as literals. */
+export const booleanText = (literal: Exclude<CompValue, null>): string =>
+  String(typeof literal === 'string' ? literal.toLowerCase() === 'true' : literal);
+
+const ofKind =
+  (kind: string, test: Cond): Cond =>
+  (dialect) => {
+    const { text, params } = test(dialect);
+    return { text: `kind = '${kind}' AND ${text}`, params };
+  };
 
 /** Value tests with the semantics of compile.ts `valueTest` (the filter was already validated by it). */
 export const compareCond = (def: AttrDef, op: CompareOp, literal: Exclude<CompValue, null>): Cond => {
   switch (def.type) {
-    case 'boolean': {
-      const value = String(typeof literal === 'string' ? literal.toLowerCase() === 'true' : literal);
-      return (dialect) => ({ text: `kind = 'b' AND ${str(dialect)} = ?`, params: [value] });
-    }
+    case 'boolean':
+      return ofKind('b', textTest('str', 'eq', booleanText(literal)));
     case 'integer':
     case 'decimal':
       return cond(`kind = 'n' AND num ${orderOps[op] ?? '='} ?`, literal as number);
     case 'dateTime':
-      if (op === 'co' || op === 'sw' || op === 'ew') return stringCond(op, literal as string);
+      if (op === 'co' || op === 'sw' || op === 'ew') return ofKind('s', textTest('str', op, literal as string));
       return cond(`kind = 's' AND num ${orderOps[op] ?? '='} ?`, Date.parse(literal as string));
     default:
-      return stringCond(op, foldFor(def, literal as string));
+      return ofKind('s', textTest('str', op, foldFor(def, literal as string)));
   }
 };
 

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { z } from 'zod';
+import { createApp } from '../../../app.ts';
+import { migrations } from '../../../migrations.ts';
+import type { Queryable } from '../../../store/database.ts';
+import { openDatabase } from '../../../store/db.ts';
+import { appPerTest, testBackends } from '../../../test-support/backends.ts';
+import { patchOpUrn } from '../schema.ts';
+import { createUser, deleteUser, listUsers, patchUser } from '../users.ts';
+import { backfillElementRowsSql, elementColumn, elementColumnNames } from './element-rows.ts';
+import { planIndexedFilter } from './indexed.ts';
+import { parseFilter } from './parser.ts';
+
+const base = 'http://127.0.0.1/scim/v2';
+
+const elementRow = z.object({ path: z.string(), uid: z.number(), elem: z.number() }).catchall(z.string().nullable());
+const columns = elementColumnNames.map(elementColumn).join(', ');
+const elementRows = (db: Queryable) =>
+  db.all(elementRow, `SELECT path, uid, elem, ${columns} FROM scim_user_elems ORDER BY path, uid, elem`);
+
+/** The statements a filter evaluation sends (on the real database underneath). */
+const recording = (db: Queryable): { db: Queryable; sql: string[] } => {
+  const sql: string[] = [];
+  const seen = (text: string): string => {
+    sql.push(text);
+    return text;
+  };
+  return {
+    sql,
+    db: {
+      dialect: db.dialect,
+      all: (row, text, params) => db.all(row, seen(text), params),
+      tuples: (row, text, params) => db.tuples(row, seen(text), params),
+      one: (row, text, params) => db.one(row, seen(text), params),
+      run: (text, params) => db.run(seen(text), params),
+      exec: (text) => db.exec(seen(text)),
+    },
+  };
+};
+
+const users = [
+  { userName: 'a', emails: [{ value: 'A@Example.com', type: 'Work', primary: true }, { value: 'a@home.test' }] },
+  { userName: 'b', emails: [{}, { type: 'work' }, { value: '', type: 'home' }] },
+  { userName: 'c', addresses: [{ locality: 'Zürich', country: 'CH', type: 'work' }], roles: [{ value: 'admin' }] },
+  { userName: 'd' },
+];
+
+describe.each(testBackends)('SCIM element rows on $name', (backend) => {
+  const t = appPerTest(backend);
+
+  it('are what the backfill derives from the attribute index, through create, PATCH and delete', async () => {
+    const { app } = t();
+    const ids: string[] = [];
+    for (const user of users) ids.push((await createUser(app, user, base))['id'] as string);
+    await patchUser(
+      app,
+      ids[0] as string,
+      { schemas: [patchOpUrn], Operations: [{ op: 'add', path: 'emails', value: [{ value: 'third@x.test', type: 'other' }] }] },
+      base,
+    );
+    await patchUser(app, ids[1] as string, { schemas: [patchOpUrn], Operations: [{ op: 'remove', path: 'emails[type eq "home"]' }] }, base);
+    await deleteUser(app, ids[2] as string);
+    const written = await elementRows(app.database);
+    expect(written.filter((row) => row.path === 'emails').map((row) => [row.elem, row['sub_value'], row['sub_type']])).toEqual([
+      [0, 'a@example.com', 'work'],
+      [1, 'a@home.test', null],
+      [2, 'third@x.test', 'other'],
+      [0, null, null],
+      [1, null, 'work'],
+    ]);
+    expect(written.filter((row) => row.path !== 'emails')).toEqual([]);
+    await app.database.run('DELETE FROM scim_user_elems');
+    await app.database.run(backfillElementRowsSql);
+    expect(await elementRows(app.database)).toEqual(written);
+  });
+
+  it('answer a broad value filter in one query with its whole condition, missing sub-attributes failing each test', async () => {
+    const { app } = t();
+    for (const user of users) await createUser(app, user, base);
+    const cases: [string, string[]][] = [
+      ['emails[type eq "work" and value co "example"]', ['a']],
+      ['emails[not (type eq "work")]', ['a', 'b']],
+      ['emails[value pr]', ['a']],
+      ['emails[value eq null and type eq null]', ['b']],
+      ['emails[primary eq true or type sw "WO"]', ['a', 'b']],
+      ['emails[not (value ew ".com") and not (type pr)]', ['a', 'b']],
+      ['addresses[locality eq "zürich" and country ne "DE"]', ['c']],
+    ];
+    for (const [filter, expected] of cases) {
+      // narrowTo 0: every leaf counts as broad, so the element rows answer (the default plan reads the index).
+      const { db, sql } = recording(app.database);
+      const plan = planIndexedFilter(parseFilter(filter), { narrowTo: 0 });
+      const uids = (await plan?.(db))?.slice(0, Number.MAX_SAFE_INTEGER) ?? [];
+      const names = await app.database.all(
+        z.object({ user_name: z.string() }),
+        `SELECT user_name FROM scim_users WHERE uid IN (${uids.map(() => '?').join(', ') || 'NULL'}) ORDER BY uid`,
+        uids,
+      );
+      expect({ filter, users: names.map((row) => row.user_name) }).toEqual({ filter, users: expected });
+      expect({ filter, scans: sql.filter((text) => text.includes('scim_user_elems')).length }).toEqual({ filter, scans: 1 });
+      expect((await listUsers(app, { filter }, base)).resources.map((user) => user['userName'])).toEqual(expected);
+    }
+  });
+});
+
+describe('SCIM element rows migration on SQLite', () => {
+  it('backfills element rows for users stored before the attribute index existed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-scim-elems-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'workbench.db');
+    const later = new Set(['scim/002-user-attribute-index', 'scim/006-user-element-rows']);
+    const before = openDatabase(
+      file,
+      migrations.filter((migration) => !later.has(migration.id)),
+    );
+    before
+      .prepare(
+        `INSERT INTO scim_users (id, user_name, user_name_key, external_id, active, resource, version, created_at, updated_at)
+         VALUES ('scim-user-old', 'Old.Timer', 'old.timer', NULL, 1, ?, 1, '2023-01-01T00:00:00.000Z', '2023-01-01T00:00:00.000Z')`,
+      )
+      .run(JSON.stringify({ userName: 'Old.Timer', emails: [{ value: 'Old@Example.com', type: 'work' }], active: true }));
+    before.close();
+    const app = createApp({ dataDir: dir, env: {} });
+    onTestFinished(() => app.close());
+    const rows = await elementRows(app.database);
+    expect(rows.map((row) => [row.path, row.elem, row['sub_value'], row['sub_type']])).toEqual([['emails', 0, 'old@example.com', 'work']]);
+    const plan = planIndexedFilter(parseFilter('emails[type eq "WORK" and value sw "old@"]'), { narrowTo: 0 });
+    expect((await plan?.(app.database))?.slice(0, Number.MAX_SAFE_INTEGER)).toEqual([rows[0]?.uid]);
+  });
+});
