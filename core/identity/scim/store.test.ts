@@ -22,9 +22,11 @@ import {
   scimPatchGroup,
   scimPatchUser,
 } from './service.ts';
-import { getUser, patchUser } from './users.ts';
+import { recording } from './test/recording.ts';
+import { createUser, getUser, listUsers, patchUser } from './users.ts';
 
 const run = promisify(execFile);
+const baseUrl = 'http://127.0.0.1/scim/v2';
 const apps: App[] = [];
 const dirs: string[] = [];
 afterEach(() => {
@@ -69,6 +71,31 @@ describe.each(testBackends)('SCIM users and groups (SDK) on $name', (backend) =>
     expect((await scimListUsers(app, 'userName eq "USER007"')).resources.map((user) => user.user_name)).toEqual(['user007']);
     expect((await scimListUsers(app, 'active eq false and userName sw "user11"')).total_results).toBe(5);
     expect((await errorOf(() => scimListUsers(app, 'userName eq'))).scimType).toBe('invalidFilter');
+  });
+
+  it('answers an id or userName equality from its unique index, still checking the rest of the filter', async () => {
+    const { app } = t();
+    const ada = await createUser(
+      app,
+      { userName: 'Ada', title: 'Engineer', emails: [{ value: 'ada@example.com', type: 'work' }] },
+      baseUrl,
+    );
+    await createUser(app, { userName: 'Bob', title: 'Engineer' }, baseUrl);
+    const recorded = recording(app.database);
+    // The same app reading through the recorder (the app's own getters, e.g. the SQLite-only `db`, left untouched).
+    const spied: App = Object.create(app, { database: { value: { ...app.database, ...recorded.db } } });
+    const names = async (filter: string): Promise<unknown[]> =>
+      (await listUsers(spied, { filter }, baseUrl)).resources.map((user) => user['userName']);
+    expect(await names('userName eq "ADA"')).toEqual(['Ada']);
+    expect(await names(`id eq "${ada['id'] as string}" and emails[type eq "work"]`)).toEqual(['Ada']);
+    expect(await names('title eq "Engineer" and userName eq "ada" and not (emails co "example")')).toEqual([]);
+    expect(await names('userName eq "nobody"')).toEqual([]);
+    // The user row and its group references: the attribute index (scim_user_attrs, MAX(uid)) is not read.
+    expect(recorded.sql.filter((text) => /scim_user_attrs|scim_user_elems|MAX\(uid\)/.test(text))).toEqual([]);
+    expect(recorded.sql.length).toBeLessThanOrEqual(4 * 2);
+    // Other filters keep the index plan.
+    expect(await names('title eq "Engineer"')).toEqual(['Ada', 'Bob']);
+    expect(recorded.sql.some((text) => text.includes('scim_user_attrs'))).toBe(true);
   });
 
   it('deactivates and reactivates through PATCH; deactivation revokes sessions and API keys', async () => {

@@ -9,6 +9,7 @@ import type { Queryable } from '../../../store/database.ts';
 import { openDatabase } from '../../../store/db.ts';
 import { appPerTest, testBackends } from '../../../test-support/backends.ts';
 import { patchOpUrn } from '../schema.ts';
+import { recording } from '../test/recording.ts';
 import { createUser, deleteUser, listUsers, patchUser } from '../users.ts';
 import { backfillElementRowsSql, elementColumn, elementColumnNames } from './element-rows.ts';
 import { planIndexedFilter } from './indexed.ts';
@@ -20,26 +21,6 @@ const elementRow = z.object({ path: z.string(), uid: z.number(), elem: z.number(
 const columns = elementColumnNames.map(elementColumn).join(', ');
 const elementRows = (db: Queryable) =>
   db.all(elementRow, `SELECT path, uid, elem, ${columns} FROM scim_user_elems ORDER BY path, uid, elem`);
-
-/** The statements a filter evaluation sends (on the real database underneath). */
-const recording = (db: Queryable): { db: Queryable; sql: string[] } => {
-  const sql: string[] = [];
-  const seen = (text: string): string => {
-    sql.push(text);
-    return text;
-  };
-  return {
-    sql,
-    db: {
-      dialect: db.dialect,
-      all: (row, text, params) => db.all(row, seen(text), params),
-      tuples: (row, text, params) => db.tuples(row, seen(text), params),
-      one: (row, text, params) => db.one(row, seen(text), params),
-      run: (text, params) => db.run(seen(text), params),
-      exec: (text) => db.exec(seen(text)),
-    },
-  };
-};
 
 const users = [
   { userName: 'a', emails: [{ value: 'A@Example.com', type: 'Work', primary: true }, { value: 'a@home.test' }] },
