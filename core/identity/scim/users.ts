@@ -200,17 +200,16 @@ export const listUsers = async (app: App, query: ListQuery, baseUrl: string): Pr
   // An `id` or `userName` equality (alone or in a top-level `and`) has at most one candidate: reading it by its
   // unique index and checking the whole filter in JS is two statements (PostgreSQL: two round trips), where the
   // index plan takes four (MAX(uid), the leaf, the page, the groups).
-  const matches = key !== undefined && key.attr !== 'externalId' ? undefined : await filter?.indexed?.(db);
+  const matches =
+    key !== undefined && key.attr !== 'externalId'
+      ? undefined
+      : await filter?.indexed?.(db, sorted ? 0 : startIndex - 1, sorted ? Number.MAX_SAFE_INTEGER : count);
   if (matches !== undefined && !sorted) {
-    return {
-      totalResults: matches.count(),
-      startIndex,
-      resources: await pageToWire(db, await rowsByUid(db, matches.slice(startIndex - 1, count)), baseUrl),
-    };
+    return { totalResults: matches.total, startIndex, resources: await pageToWire(db, await rowsByUid(db, matches.uids), baseUrl) };
   }
   const rows =
     matches !== undefined
-      ? await rowsByUid(db, matches.slice(0, Number.MAX_SAFE_INTEGER))
+      ? await rowsByUid(db, matches.uids)
       : key === undefined
         ? await db.all(userRowSchema, `SELECT ${userColumns} FROM scim_users ORDER BY uid`)
         : await db.all(userRowSchema, indexSql[key.attr], [key.attr === 'userName' ? userNameKey(key.value) : key.value]);

@@ -1,4 +1,5 @@
-import type { Queryable } from '../../../store/database.ts';
+import { z } from 'zod';
+import type { Dialect, Queryable } from '../../../store/database.ts';
 import type { AttrDef } from '../schema.ts';
 import { foldFor } from './attr-index.ts';
 import { resolveSub } from './compile.ts';
@@ -67,21 +68,45 @@ export const elementCondition = (node: FilterNode, def: AttrDef): Cond => {
   }
 };
 
+/** The users a filter selects: how many, and the window of their uids (ascending) that a page shows. */
+export type UserWindow = { readonly total: number; readonly uids: number[] };
+const countRow = z.object({ n: z.number() });
+const readList = async (db: Queryable, sql: string, params: readonly (string | number)[]): Promise<number[]> =>
+  JSON.parse((await db.one(listRow, sql, params))?.list ?? '[]') as number[];
+
 /**
- * The users holding an element of `path` that meets the condition: one scan of the path's rows (clustered by
- * the primary key), or with `within` a look-up of those users' rows. A user appears once per matching element.
+ * A value filter evaluated on element rows. `users`: the users holding an element of `path` that meets the
+ * condition, one scan of the path's rows (clustered by the primary key), or with `within` a look-up of those
+ * users' rows; a user appears once per matching element. `window`: for a broad value filter that is the whole
+ * filter, the count of such users and one page of them, read in the primary key's (path, uid) order, without
+ * sending every matching uid (two statements, on two connections on PostgreSQL).
  */
 export const scanElements = (path: string, def: AttrDef, filter: FilterNode) => {
   const condition = elementCondition(filter, def);
-  return async (db: Queryable, within: readonly number[] | undefined): Promise<number[]> => {
-    const test = condition(db.dialect);
-    const restrict = within === undefined ? undefined : uidIn(db.dialect, within);
-    const row = await db.one(
-      listRow,
-      `SELECT ${jsonList(db.dialect, 'uid')} AS list FROM scim_user_elems
-       WHERE path = ? AND ${restrict === undefined ? '' : `${restrict.text} AND `}${test.text}`,
-      [path, ...(restrict?.params ?? []), ...test.params],
-    );
-    return JSON.parse(row?.list ?? '[]') as number[];
+  const matching = (dialect: Dialect, within: readonly number[] | undefined) => {
+    const test = condition(dialect);
+    const restrict = within === undefined ? undefined : uidIn(dialect, within);
+    return {
+      text: `FROM scim_user_elems WHERE path = ? AND ${restrict === undefined ? '' : `${restrict.text} AND `}${test.text}`,
+      params: [path, ...(restrict?.params ?? []), ...test.params],
+    };
+  };
+  return {
+    users: (db: Queryable, within: readonly number[] | undefined): Promise<number[]> => {
+      const rows = matching(db.dialect, within);
+      return readList(db, `SELECT ${jsonList(db.dialect, 'uid')} AS list ${rows.text}`, rows.params);
+    },
+    window: async (db: Queryable, skip: number, take: number): Promise<UserWindow> => {
+      const rows = matching(db.dialect, undefined);
+      const [count, uids] = await Promise.all([
+        db.one(countRow, `SELECT COUNT(DISTINCT uid) AS n ${rows.text}`, rows.params),
+        readList(
+          db,
+          `SELECT ${jsonList(db.dialect, 'uid')} AS list FROM (SELECT DISTINCT uid ${rows.text} ORDER BY uid LIMIT ? OFFSET ?) AS page`,
+          [...rows.params, take, skip],
+        ),
+      ]);
+      return { total: count?.n ?? 0, uids };
+    },
   };
 };

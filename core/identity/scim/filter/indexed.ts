@@ -6,7 +6,7 @@ import { indexPath, unindexedPaths } from './attr-index.ts';
 import { Bitset } from './bitset.ts';
 import { resolveAttr, resolveSub } from './compile.ts';
 import { hasElementRows } from './element-rows.ts';
-import { scanElements } from './element-scan.ts';
+import { scanElements, type UserWindow } from './element-scan.ts';
 import { ElementSet, elementSql } from './element-set.ts';
 import { type Cond, compareCond, type LeafTest, presentCond } from './leaf-sql.ts';
 import type { AttrPath, FilterNode } from './parser.ts';
@@ -27,7 +27,8 @@ import { jsonList, listRow, uidIn } from './sql-lists.ts';
  * ordering compares under COLLATE "C" (code points, whatever the database's locale) and the string tests are
  * case-sensitive LIKE patterns on the already-folded column (never ILIKE: caseExact values must stay exact).
  */
-export type IndexedFilter = (db: Queryable) => Promise<Bitset>;
+/** `skip` and `take`: the window of matching uids (ascending) the caller shows; `total` counts every match. */
+export type IndexedFilter = (db: Queryable, skip: number, take: number) => Promise<UserWindow>;
 
 export type PlanTuning = {
   /** An `and` whose first side selects at most this many users evaluates the other side on them alone. */
@@ -53,6 +54,8 @@ type Plan<S> = {
   readonly run: (ctx: Ctx, within: Within) => Promise<S>;
   /** A `not` node's operand: `x and not y` subtracts it from x instead of reading every user. */
   readonly negated?: Plan<S>;
+  /** As the whole filter: its count and a window of users straight from SQL, or undefined to run it. */
+  readonly window?: (ctx: Ctx, skip: number, take: number) => Promise<UserWindow | undefined>;
 };
 const large = (ctx: Ctx): number => ctx.tuning.narrowTo + 1;
 
@@ -287,14 +290,17 @@ const valuePathPlan = (node: FilterNode & { kind: 'valuePath' }): Plan<Bitset> =
     throw new TypeError('Value filters cannot be nested (compile.ts refuses them)');
   });
   const scan = hasElementRows(extensionUrn, def) ? scanElements(base, def, node.filter) : undefined;
+  const broad = async (ctx: Ctx): Promise<boolean> => (await elements.estimate(ctx)) === large(ctx);
   return {
     estimate: elements.estimate,
     // Many matching elements, or given users: one query with the whole condition (element-scan.ts). Selective
     // conditions keep the index plan, whose leaves are index ranges and narrow each other.
     run: async (ctx, within) =>
-      scan !== undefined && (within !== undefined || (await elements.estimate(ctx)) === large(ctx))
-        ? Bitset.of(ctx.maxUid, await scan(ctx.db, within))
+      scan !== undefined && (within !== undefined || (await broad(ctx)))
+        ? Bitset.of(ctx.maxUid, await scan.users(ctx.db, within))
         : (await elements.run(ctx, within)).users(),
+    // The whole filter and broad: COUNT and one page in SQL instead of sending up to 100k uids to build a set.
+    window: async (ctx, skip, take) => (scan !== undefined && (await broad(ctx)) ? scan.window(ctx.db, skip, take) : undefined),
   };
 };
 
@@ -308,7 +314,13 @@ const maxUidOf = async (db: Queryable): Promise<number> =>
 export const planIndexedFilter = (node: FilterNode, tuning: PlanTuning = defaultTuning): IndexedFilter | undefined => {
   try {
     const evaluate = plan(node, rootScope, rootLeaf, valuePathPlan);
-    return async (db) => evaluate.run({ db, maxUid: await maxUidOf(db), tuning }, undefined);
+    return async (db, skip, take) => {
+      const ctx: Ctx = { db, maxUid: await maxUidOf(db), tuning };
+      const window = await evaluate.window?.(ctx, skip, take);
+      if (window !== undefined) return window;
+      const users = await evaluate.run(ctx, undefined);
+      return { total: users.count(), uids: users.slice(skip, take) };
+    };
   } catch (error) {
     if (error instanceof NotIndexed) return undefined;
     throw error;
