@@ -106,7 +106,8 @@ export const scanElements = (path: string, def: AttrDef, filter: FilterNode) => 
           [...rows.params, take, skip],
         ),
       ]);
-      return { total: count?.n ?? 0, uids };
+      // Aggregates promise no order, even over an ordered subquery.
+      return { total: count?.n ?? 0, uids: uids.sort((a, b) => a - b) };
     },
   };
 };
