@@ -113,7 +113,7 @@ describe.each(testBackends)('the segment pass over two threads on $name', (backe
   it('writes a stored hash that JSON must escape, or too short to splice, as valid JSON, and reports it', async () => {
     const { app } = t();
     await seedDays(app, 'proj', interleaved, 4);
-    const hostile = ['quote " and é', 'x'];
+    const hostile = [`é"${'a'.repeat(62)}`, 'x'];
     // The first in-range record (the building thread's half) and the last (the worker's half of the split pass).
     const inRange = await app.database.tuples(
       (v) => Number(v[0]),
