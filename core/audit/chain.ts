@@ -192,6 +192,9 @@ export const canonicalHashInput = (record: HashedFields, payloadJcs: string): st
 /** SHA-256 of a canonicalHashInput, in hex: the record hash. */
 export const hashOfCanonicalInput = (text: string): string => sha256Hex(text);
 
+/** hashOfCanonicalInput over the input already encoded as UTF-8 (a bundle's record line, core/cec/range-pass.ts). */
+export const hashOfCanonicalBytes = (bytes: Uint8Array): string => hash('sha256', bytes, 'hex');
+
 /**
  * Same hash as computeRecordHash under canonicalHashInput's conditions. A verifier that finds a mismatch
  * re-checks with computeRecordHash.

@@ -43,6 +43,11 @@ export class DeflatingFile {
     this.#text.write(text);
   }
 
+  /** Utf8Chunks.writeSpliced: a record line encoded once, hashed from its own bytes. */
+  writeSpliced<T>(text: string, skipBytes: number, head: string, see: (bytes: Buffer) => T): T | null {
+    return this.#text.writeSpliced(text, skipBytes, head, see);
+  }
+
   /** Appends bytes already encoded (the upper part of a split pass, read back from its file), after the text so far. */
   append(bytes: Buffer): void {
     this.#text.flush();

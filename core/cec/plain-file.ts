@@ -18,6 +18,11 @@ export class PlainFile {
     this.#text.write(text);
   }
 
+  /** Utf8Chunks.writeSpliced: a record line encoded once, hashed from its own bytes. */
+  writeSpliced<T>(text: string, skipBytes: number, head: string, see: (bytes: Buffer) => T): T | null {
+    return this.#text.writeSpliced(text, skipBytes, head, see);
+  }
+
   /** Nothing to wait for: writes are synchronous. */
   async drained(): Promise<void> {}
 

@@ -1,5 +1,5 @@
 import type { App } from '../app.ts';
-import { canonicalHashInput, hashOfCanonicalInput, quoteField } from '../audit/chain.ts';
+import { canonicalHashInput, hashOfCanonicalBytes, hashOfCanonicalInput, needsNoEscape, quoteField } from '../audit/chain.ts';
 import { chainRows, type EvidenceRow, evidencePages, type SeqSpan } from '../audit/store.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import { type ChainLink, ChainLinker } from './chain-link.ts';
@@ -14,7 +14,11 @@ export const rowsPerPage = 2000;
 
 /** Where a range pass writes: a DeflatingFile on the building thread, a PlainFile on the segment worker. */
 export type LineSink = { write(text: string): void; drained(): Promise<void> };
-export type RangeSinks = { readonly records: Record<SchemaKey, LineSink>; readonly witnesses: LineSink };
+/** A records sink also writes a line spliced from its hash input (Utf8Chunks.writeSpliced). */
+export type RecordSink = LineSink & {
+  writeSpliced<T>(text: string, skipBytes: number, head: string, see: (bytes: Buffer) => T): T | null;
+};
+export type RangeSinks = { readonly records: Record<SchemaKey, RecordSink>; readonly witnesses: LineSink };
 
 /** What one pass over a seq range found (its linker holds the chain's verdict). */
 export type RangeTotals = {
@@ -26,24 +30,37 @@ export type RangeTotals = {
   readonly lastSeq: number;
 };
 
-/**
- * Re-hashes and re-links one stored row; gives the text its hash covers (canonicalHashInput), built once for
- * the hash and the NDJSON line (recordLine). Hashing flattens the string, so the line copies a flat slice of it.
- */
-const checkedInput = (row: EvidenceRow, linker: ChainLinker): string => {
-  const input = canonicalHashInput(row, row.payload);
-  if (hashOfCanonicalInput(input) !== row.hash) linker.fail(`chain: seq ${row.seq} hash does not match its content`);
+/** Re-links a row whose content hashed to `computed`. */
+const link = (row: EvidenceRow, computed: string, linker: ChainLinker): void => {
+  if (computed !== row.hash) linker.fail(`chain: seq ${row.seq} hash does not match its content`);
   linker.push(row);
-  return input;
 };
 
+/** Re-hashes and re-links a witness row (only its hash goes into the bundle). */
+const checkWitness = (row: EvidenceRow, linker: ChainLinker): void =>
+  link(row, hashOfCanonicalInput(canonicalHashInput(row, row.payload)), linker);
+
 /**
- * One NDJSON line: the record's own RFC 8785 form (keys in JCS order, no whitespace; the payload column already
- * holds JCS text, copied verbatim). The text after the `hash` member is exactly JCS(record without hash), so a
- * verifier can hash the line's own bytes (core/cec/canonical-line.ts).
+ * Re-hashes, re-links and writes one in-range row as its NDJSON line: the record's own RFC 8785 form (keys in
+ * JCS order, no whitespace; the payload column already holds JCS text, copied verbatim). The text after the
+ * `hash` member is exactly JCS(record without hash), so a verifier can hash the line's own bytes
+ * (core/cec/canonical-line.ts); here it goes the other way: the hash input (canonicalHashInput, prev_hash + that
+ * JCS) is encoded once into the sink's buffer, hashed there, and its `prev_hash{` overwritten by `{"hash":…,`.
+ * A hash or prev_hash that JSON must escape (a hostile row) takes the text path, with the same bytes out.
  */
-const recordLine = (row: EvidenceRow, input: string): string =>
-  `{"hash":${quoteField(row.hash)},${input.slice(row.prev_hash.length + 1)}\n`;
+const writeRecord = (row: EvidenceRow, sink: RecordSink, linker: ChainLinker): void => {
+  const input = canonicalHashInput(row, row.payload);
+  const skip = row.prev_hash.length + 1;
+  let computed =
+    needsNoEscape(row.hash) && needsNoEscape(row.prev_hash)
+      ? sink.writeSpliced(input, skip, `{"hash":"${row.hash}",`, hashOfCanonicalBytes)
+      : null;
+  if (computed === null) {
+    sink.write(`{"hash":${quoteField(row.hash)},${input.slice(skip)}\n`);
+    computed = hashOfCanonicalInput(input);
+  }
+  link(row, computed, linker);
+};
 
 /**
  * One pass over the in-range records of a seq range, in seq order: each goes to its schema key's sink, the
@@ -78,7 +95,7 @@ export const passRange = async (
 
   const witnessGap = async (fromSeq: number, toSeq: number): Promise<void> => {
     for await (const row of chainRows(app.database, projectId, fromSeq, toSeq)) {
-      checkedInput(row, linker);
+      checkWitness(row, linker);
       const comma = after !== null || witnesses > 0 ? ',' : '';
       sinks.witnesses.write(`${comma}{"seq":${row.seq},"hash":"${row.hash}","prev_hash":"${row.prev_hash}"}`);
       witnesses += 1;
@@ -92,7 +109,7 @@ export const passRange = async (
       if (firstSeq === null && after === null) firstSeq = row.seq;
       else if (row.seq > lastSeq + 1) await witnessGap(lastSeq + 1, row.seq - 1);
       firstSeq ??= row.seq;
-      sinks.records[row.schema_key].write(recordLine(row, checkedInput(row, linker)));
+      writeRecord(row, sinks.records[row.schema_key], linker);
       tally?.add(row);
       counts[row.schema_key] += 1;
       lastSeq = row.seq;

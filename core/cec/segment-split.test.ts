@@ -5,6 +5,7 @@
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { App } from '../app.ts';
 import { testBackends } from '../test-support/backends.ts';
@@ -107,5 +108,32 @@ describe.each(testBackends)('the segment pass over two threads on $name', (backe
     expect(errors.at(-1)).toBe('chain: further errors omitted');
     expect(errors).toContain(`chain: seq ${split + 1} does not link to the previous hash`);
     expect(errors).toContain(`chain: seq ${split + 2} hash does not match its content`);
+  });
+
+  it('writes a stored hash that JSON must escape, or too short to splice, as valid JSON, and reports it', async () => {
+    const { app } = t();
+    await seedDays(app, 'proj', interleaved, 4);
+    const hostile = [`é"${'a'.repeat(62)}`, 'x'];
+    // The first in-range record (the building thread's half) and the last (the worker's half of the split pass).
+    const inRange = await app.database.tuples(
+      (v) => Number(v[0]),
+      "SELECT seq FROM audit_records WHERE project_id = 'proj' AND timestamp < '2026-04-01' ORDER BY seq",
+    );
+    const stored = [inRange[0] ?? 0, inRange.at(-1) ?? 0];
+    for (const [i, seq] of stored.entries())
+      await app.database.run('UPDATE audit_records SET hash = ? WHERE project_id = ? AND seq = ?', [hostile[i] ?? '', 'proj', seq]);
+    const { one } = await bothWays();
+    const lines = Object.entries(one.bytes)
+      .filter(([name]) => name !== 'chain_proof')
+      .flatMap(([, bytes]) =>
+        inflateRawSync(bytes)
+          .toString('utf8')
+          .split('\n')
+          .filter((line) => line !== ''),
+      )
+      .map((line) => JSON.parse(line) as { seq: number; hash: string });
+    const written = lines.filter((line) => stored.includes(line.seq)).sort((a, b) => a.seq - b.seq);
+    expect(written.map((line) => line.hash)).toEqual(hostile);
+    for (const seq of stored) expect(one.summary.verification.errors).toContain(`chain: seq ${seq} hash does not match its content`);
   });
 });

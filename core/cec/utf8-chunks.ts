@@ -27,6 +27,28 @@ export class Utf8Chunks {
     this.#used += this.#chunk.write(text, this.#used, 'utf8');
   }
 
+  /**
+   * Writes `text` and a newline, with the text's first `skipBytes` bytes replaced by `head` (ASCII, at least as
+   * long), encoding the text once: `see` gets the bytes of the whole `text` (before the replacement) and its
+   * answer is returned. A bundle's
+   * record line is its hash input with `prev_hash{` replaced by `{"hash":…,`, so the hash is taken over the very
+   * bytes the line is written from (range-pass.ts). Null when the text cannot go into one chunk (the caller then
+   * writes it as text).
+   */
+  writeSpliced<T>(text: string, skipBytes: number, head: string, see: (bytes: Buffer) => T): T | null {
+    const gap = head.length - skipBytes;
+    const room = gap + text.length * 3 + 1;
+    if (gap < 0 || room > chunkBytes) return null;
+    if (this.#used + room > chunkBytes) this.flush();
+    const at = this.#used + gap;
+    const end = at + this.#chunk.write(text, at, 'utf8');
+    const seen = see(this.#chunk.subarray(at, end));
+    this.#chunk.write(head, this.#used, 'latin1');
+    this.#chunk[end] = 0x0a;
+    this.#used = end + 1;
+    return seen;
+  }
+
   flush(): void {
     if (this.#used === 0) return;
     const bytes = this.#chunk.subarray(0, this.#used);

@@ -69,7 +69,8 @@ const isLater = (timestamp: string, seq: number, latest: RecordRef): boolean => 
   return timestamp > latest.timestamp;
 };
 
-type Latest = { ref: RecordRef; outcome: number | null; failedEver: number };
+/** `ref` is this tally's own object, updated in place as later records come (no object per row). */
+type Latest = { ref: { record_id: string; seq: number; timestamp: string }; outcome: number | null; failedEver: number };
 type Month = { n: number; first: string; latest: string };
 type KeyTally = { readonly months: Map<string, Month>; readonly series: Map<string, Latest> };
 /** An EvidenceTally as plain data (structured-clonable). */
@@ -181,7 +182,9 @@ export class EvidenceTally {
     }
     if (outcome === 0) latest.failedEver += 1;
     if (isLater(timestamp, seq, latest.ref)) {
-      latest.ref = { record_id: row.record_id, seq, timestamp };
+      latest.ref.record_id = row.record_id;
+      latest.ref.seq = seq;
+      latest.ref.timestamp = timestamp;
       latest.outcome = outcome;
     }
   }

@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { Utf8Chunks } from './utf8-chunks.ts';
+
+const collect = (keeps: boolean): { chunks: Utf8Chunks; out: () => string } => {
+  const parts: Buffer[] = [];
+  const chunks = new Utf8Chunks((bytes) => parts.push(Buffer.from(bytes)), keeps);
+  return { chunks, out: () => Buffer.concat(parts).toString('utf8') };
+};
+const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
+
+describe('Utf8Chunks.writeSpliced', () => {
+  it('writes the text with its head replaced and a newline, and shows the whole text encoded once', () => {
+    const { chunks, out } = collect(true);
+    const prev = 'a'.repeat(64);
+    const text = `${prev}{"payload":{"name":"Zoë ✓ 𝄞"},"seq":1}`;
+    chunks.write('before|');
+    const seen = chunks.writeSpliced(text, prev.length + 1, `{"hash":"${'b'.repeat(64)}",`, (bytes) => sha256(bytes));
+    chunks.flush();
+    expect(seen).toBe(sha256(text));
+    expect(out()).toBe(`before|{"hash":"${'b'.repeat(64)}","payload":{"name":"Zoë ✓ 𝄞"},"seq":1}\n`);
+  });
+
+  it('keeps every line whole across many chunks, reused or kept', () => {
+    for (const keeps of [true, false]) {
+      const { chunks, out } = collect(keeps);
+      let expected = '';
+      for (let i = 0; i < 4000; i++) {
+        const text = `p${i}{"v":"${'é'.repeat(i % 700)}"}`;
+        const head = `{"h":${i},`;
+        expect(chunks.writeSpliced(text, `p${i}{`.length, head, (bytes) => Buffer.from(bytes).toString('utf8'))).toBe(text);
+        expected += `${head}${text.slice(`p${i}{`.length)}\n`;
+      }
+      chunks.flush();
+      expect(out()).toBe(expected);
+    }
+  });
+
+  it('declines a head shorter than what it replaces, or a text larger than a chunk', () => {
+    const { chunks, out } = collect(true);
+    expect(chunks.writeSpliced('abcdef', 4, 'x', () => 'seen')).toBeNull();
+    expect(chunks.writeSpliced('y'.repeat(1 << 20), 1, 'zz', () => 'seen')).toBeNull();
+    chunks.flush();
+    expect(out()).toBe('');
+  });
+});
