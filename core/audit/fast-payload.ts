@@ -315,10 +315,20 @@ export const compileFast = (schema: z.ZodType): FastEmit => {
   };
 };
 
-/** A compiled check of one object field's value (the envelope's ids and timestamp); absent passes when optional. */
+/**
+ * A compiled check of one object field's value (the envelope's ids and timestamp); absent passes when optional. A
+ * string's check writes no JCS: quote(v) is defined exactly when v needs no escape or is well-formed.
+ */
 export const compileFieldCheck = (schema: z.ZodType): ((value: unknown) => boolean) => {
   const def = defOf(schema);
   const optional = def.type === 'optional';
-  const node = compileNode(optional ? def.innerType : schema);
+  const inner = optional ? def.innerType : schema;
+  const generator = new Generator();
+  const test = generator.stringTest(inner, 'v');
+  const body =
+    test === undefined
+      ? `return ${generator.inline(inner, 'v', 'd')};`
+      : `return ${test} && (plain(v) || v.isWellFormed()) ? '' : undefined;`;
+  const node = generator.build(generator.function(body));
   return (value) => (value === undefined ? optional : node(value, 0) !== undefined);
 };
