@@ -83,12 +83,11 @@ const jsonData: Node = (value, depth) => {
       if (value === null) return 'null';
       if (depth >= maxFastDepth) return undefined;
       if (isPlainArray(value)) return writeArray(value, depth, jsonData);
-      return writeSorted(value, depth, anyKey, jsonData, true);
+      return writeSorted(value, depth);
     default:
       return undefined;
   }
 };
-const anyKey = (): boolean => true;
 
 /**
  * The own keys in UTF-16 code unit order (what `sort()` gives): an insertion sort in place for the few keys of
@@ -107,28 +106,19 @@ const sortedKeys = (value: object): string[] => {
 };
 
 /**
- * `{"k":v,...}` with keys in UTF-16 order (JCS). `undefinedOk`: an undefined value is left out, as JSON does
- * (free JSON and z.unknown() values); otherwise it fails, because a typed value schema rejects undefined.
+ * A free JSON object (z.unknown()) as `{"k":v,...}` with keys in UTF-16 order (JCS); an undefined value is left
+ * out, as JSON does. Typed records are generated (Generator.record).
  */
-const writeSorted = (
-  value: object,
-  depth: number,
-  keyOk: (key: string) => boolean,
-  item: Node,
-  undefinedOk: boolean,
-): string | undefined => {
+const writeSorted = (value: object, depth: number): string | undefined => {
   // Symbol keys: JSON skips them, a zod record rejects them.
   if (!isPlain(value) || Object.getOwnPropertySymbols(value).length > 0) return undefined;
   let out = '{';
   for (const key of sortedKeys(value)) {
-    if (awkwardKey(key) || !keyOk(key)) return undefined;
+    if (awkwardKey(key)) return undefined;
     const raw = value[key];
-    if (raw === undefined) {
-      if (undefinedOk) continue;
-      return undefined;
-    }
+    if (raw === undefined) continue;
     const name = quote(key);
-    const text = name === undefined ? undefined : item(raw, depth + 1);
+    const text = name === undefined ? undefined : jsonData(raw, depth + 1);
     if (text === undefined) return undefined;
     out += out.length > 1 ? `,${name}:${text}` : `${name}:${text}`;
   }
@@ -268,7 +258,7 @@ class Generator {
       let o = '', s = 0, c = false, k, x, t;
       for (let i = 0; i < ks.length; i++) {
         k = ks[i];
-        if (k === '__proto__' || k === 'constructor' || !${this.value(stringCheck(keyDef))}(k)) return undefined;
+        if (awkwardKey(k) || !${this.value(stringCheck(keyDef))}(k)) return undefined;
         x = v[k];
         if (x === undefined) { ${undefinedOk ? 'continue;' : 'return undefined;'} }
         if (plain(k)) { o = o + (s === 0 ? '{"' : s === 1 ? ',"' : '","') + k; c = true; }
@@ -293,8 +283,8 @@ class Generator {
     const values = this.values.map((_, i) => `$${i} = values[${i}]`);
     const functions = this.functions.map((body, i) => `function f${i}(v, d) { ${body} }`);
     const source = `${values.length > 0 ? `const ${values.join(', ')};` : ''} ${functions.join('\n')} return ${root};`;
-    const make = new Function('values', 'quote', 'plain', 'isPlain', 'isPlainArray', 'sortedKeys', 'jsonData', source);
-    return make(this.values, quote, plain, isPlain, isPlainArray, sortedKeys, jsonData) as Node;
+    const make = new Function('values', 'quote', 'plain', 'isPlain', 'isPlainArray', 'sortedKeys', 'awkwardKey', 'jsonData', source);
+    return make(this.values, quote, plain, isPlain, isPlainArray, sortedKeys, awkwardKey, jsonData) as Node;
   }
 }
 
