@@ -257,7 +257,9 @@ const attempt = async <I extends PreparedInput>(
     chunk += 1;
   };
   for await (const page of pages) {
-    for (const input of page) {
+    // An indexed loop: this async function's for-of made an iterator result per record (~70 bytes of garbage).
+    for (let i = 0; i < page.length; i++) {
+      const input = page[i] as I;
       const head = linker.headOf(input.project_id) ?? linker.setHead(input.project_id, await chainHead(tx, input.project_id));
       const record = linker.link(input, head);
       if (direct !== null) insertDirect(direct, input, record);

@@ -41,18 +41,22 @@ const isPlainArray = (value: unknown): value is unknown[] => Array.isArray(value
 /** Keys that make zod copy differently from JSON (prototype setter, isPlainObject's constructor probe). */
 const awkwardKey = (key: string): boolean => key === '__proto__' || key === 'constructor';
 
+/** True when JSON writes `text` as itself between quotes: no control character, `"`, `\\` or surrogate to escape or check. */
+const plain = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) return false;
+  }
+  return true;
+};
+
 /**
  * The JSON string literal of a well-formed string (what JSON.stringify and JCS write); undefined for a lone
  * surrogate. Strings with nothing to escape (the usual case) skip the native call.
  */
 const quote = (text: string): string | undefined => {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) {
-      return text.isWellFormed() ? JSON.stringify(text) : undefined;
-    }
-  }
-  return `"${text}"`;
+  if (plain(text)) return `"${text}"`;
+  return text.isWellFormed() ? JSON.stringify(text) : undefined;
 };
 
 /** `[a,b]` of an array's items, each through `item`. */
@@ -79,12 +83,11 @@ const jsonData: Node = (value, depth) => {
       if (value === null) return 'null';
       if (depth >= maxFastDepth) return undefined;
       if (isPlainArray(value)) return writeArray(value, depth, jsonData);
-      return writeSorted(value, depth, anyKey, jsonData, true);
+      return writeSorted(value, depth);
     default:
       return undefined;
   }
 };
-const anyKey = (): boolean => true;
 
 /**
  * The own keys in UTF-16 code unit order (what `sort()` gives): an insertion sort in place for the few keys of
@@ -103,28 +106,19 @@ const sortedKeys = (value: object): string[] => {
 };
 
 /**
- * `{"k":v,...}` with keys in UTF-16 order (JCS). `undefinedOk`: an undefined value is left out, as JSON does
- * (free JSON and z.unknown() values); otherwise it fails, because a typed value schema rejects undefined.
+ * A free JSON object (z.unknown()) as `{"k":v,...}` with keys in UTF-16 order (JCS); an undefined value is left
+ * out, as JSON does. Typed records are generated (Generator.record).
  */
-const writeSorted = (
-  value: object,
-  depth: number,
-  keyOk: (key: string) => boolean,
-  item: Node,
-  undefinedOk: boolean,
-): string | undefined => {
+const writeSorted = (value: object, depth: number): string | undefined => {
   // Symbol keys: JSON skips them, a zod record rejects them.
   if (!isPlain(value) || Object.getOwnPropertySymbols(value).length > 0) return undefined;
   let out = '{';
   for (const key of sortedKeys(value)) {
-    if (awkwardKey(key) || !keyOk(key)) return undefined;
+    if (awkwardKey(key)) return undefined;
     const raw = value[key];
-    if (raw === undefined) {
-      if (undefinedOk) continue;
-      return undefined;
-    }
+    if (raw === undefined) continue;
     const name = quote(key);
-    const text = name === undefined ? undefined : item(raw, depth + 1);
+    const text = name === undefined ? undefined : jsonData(raw, depth + 1);
     if (text === undefined) return undefined;
     out += out.length > 1 ? `,${name}:${text}` : `${name}:${text}`;
   }
@@ -158,16 +152,13 @@ class Generator {
     const def = defOf(schema);
     switch (def.type) {
       case 'string':
-        return `(typeof ${x} === 'string' && ${this.value(stringCheck(def))}(${x}) ? quote(${x}) : undefined)`;
+      case 'enum':
+        return `(${this.stringTest(schema, x)} ? quote(${x}) : undefined)`;
       case 'number':
         return `(typeof ${x} === 'number' && ${this.value(numberCheck(def))}(${x}) ? '' + ${x} : undefined)`;
       case 'boolean':
         refinements(def, false);
         return `(${x} === true ? 'true' : ${x} === false ? 'false' : undefined)`;
-      case 'enum': {
-        const values = this.value(new Set(Object.values(def.entries as Record<string, unknown>)));
-        return `(typeof ${x} === 'string' && ${values}.has(${x}) ? quote(${x}) : undefined)`;
-      }
       case 'unknown':
         return `jsonData(${x}, ${d})`;
       default:
@@ -196,22 +187,21 @@ class Generator {
           return o + ']';`,
         );
       }
-      case 'record': {
-        const keyDef = defOf(def.keyType);
-        if (keyDef.type !== 'string') throw new TypeError('fast path: only string record keys');
-        refinements(def, false);
-        const valueDef = defOf(def.valueType);
-        const item = this.function(`return ${this.inline(def.valueType, 'v', 'd')};`);
-        return this.function(
-          `return d < ${maxFastDepth} && typeof v === 'object' && v !== null
-            ? writeSorted(v, d, ${this.value(stringCheck(keyDef))}, ${item}, ${valueDef.type === 'unknown'}) : undefined;`,
-        );
-      }
+      case 'record':
+        return this.record(def);
       default:
         throw new TypeError(`fast path: unsupported schema type ${def.type}`);
     }
   }
 
+  /**
+   * A strict object's JCS with two concatenations a field: the separator, key and colon are one literal chosen by
+   * what came before (nothing: with the `{`; a closed value: `,`; a string left open: its closing quote and `,`),
+   * and a string value that needs no escape goes in without its quotes (the opening one is in the literal, the
+   * closing one in the next literal or the final `"}`). Quoting each string first made four pieces a field,
+   * ~1.7 KB of concatenations a record that the flatten then walked (docs/decisions.md, "Ingest, sixth pass").
+   * `s`: 0 nothing written yet, 1 the last value is closed, 2 the last value is a string without its closing quote.
+   */
   object(def: Def): string {
     if (def.catchall === undefined || defOf(def.catchall).type !== 'never') throw new TypeError('fast path: only strict objects');
     const shape = def.shape as Record<string, unknown>;
@@ -219,21 +209,73 @@ class Generator {
     const fields = keys.map((key) => {
       const field = defOf(shape[key]);
       const optional = field.type === 'optional';
-      const text = this.inline(optional ? field.innerType : shape[key], 'x', 'd + 1');
+      const schema = optional ? field.innerType : shape[key];
       const name = JSON.stringify(key);
+      const literal = (open: string): string =>
+        `(s === 0 ? ${JSON.stringify(`{${name}:${open}`)} : s === 1 ? ${JSON.stringify(`,${name}:${open}`)} : ${JSON.stringify(`",${name}:${open}`)})`;
       return `x = v[${name}];
         if (x === undefined) { ${optional ? '' : 'return undefined;'} }
-        else { t = ${text}; if (t === undefined) return undefined; o += o.length > 1 ? ${JSON.stringify(`,${name}:`)} + t : ${JSON.stringify(`${name}:`)} + t; }`;
+        else { ${this.writeValue(schema, literal('"'), literal(''))} }`;
     });
     const refined = this.value(refinements(def, true));
     const known = keys.map((key) => `case ${JSON.stringify(key)}:`).join(' ');
     return this.function(
       `if (!isPlain(v) || d >= ${maxFastDepth}) return undefined;
       for (const k in v) switch (k) { ${known} break; default: return undefined; }
-      let o = '{', x, t;
+      let o = '', s = 0, x, t;
       ${fields.join('\n')}
-      return ${refined}(v) ? o + '}' : undefined;`,
+      return ${refined}(v) ? (s === 0 ? '{}' : s === 1 ? o + '}' : o + '"}') : undefined;`,
     );
+  }
+
+  /**
+   * Code that checks `x` against `schema` and appends its JCS to `o` after the literal `open` (a string that needs
+   * no escape, left without its closing quote: s = 2) or `closed` (any other value: s = 1).
+   */
+  writeValue(schema: unknown, open: string, closed: string): string {
+    const test = this.stringTest(schema, 'x');
+    if (test === undefined)
+      return `t = ${this.inline(schema, 'x', 'd + 1')}; if (t === undefined) return undefined; o = o + ${closed} + t; s = 1;`;
+    return `if (!(${test})) return undefined;
+      if (plain(x)) { o = o + ${open} + x; s = 2; }
+      else { t = quote(x); if (t === undefined) return undefined; o = o + ${closed} + t; s = 1; }`;
+  }
+
+  /**
+   * A record (z.record of string keys) in JCS key order, with object()'s two-pieces-a-value writing: a key that needs
+   * no escape is left open (`c`) and closed by the literal before its value. Undefined values are left out only for
+   * z.unknown() values (as JSON does); a typed value rejects them. Symbol keys: JSON skips them, a zod record rejects
+   * them.
+   */
+  record(def: Def): string {
+    const keyDef = defOf(def.keyType);
+    if (keyDef.type !== 'string') throw new TypeError('fast path: only string record keys');
+    refinements(def, false);
+    const undefinedOk = defOf(def.valueType).type === 'unknown';
+    return this.function(
+      `if (d >= ${maxFastDepth} || !isPlain(v) || Object.getOwnPropertySymbols(v).length > 0) return undefined;
+      const ks = sortedKeys(v);
+      let o = '', s = 0, c = false, k, x, t;
+      for (let i = 0; i < ks.length; i++) {
+        k = ks[i];
+        if (awkwardKey(k) || !${this.value(stringCheck(keyDef))}(k)) return undefined;
+        x = v[k];
+        if (x === undefined) { ${undefinedOk ? 'continue;' : 'return undefined;'} }
+        if (plain(k)) { o = o + (s === 0 ? '{"' : s === 1 ? ',"' : '","') + k; c = true; }
+        else { t = quote(k); if (t === undefined) return undefined; o = o + (s === 0 ? '{' : s === 1 ? ',' : '",') + t; c = false; }
+        ${this.writeValue(def.valueType, `(c ? '":"' : ':"')`, `(c ? '":' : ':')`)}
+      }
+      return s === 0 ? '{}' : s === 1 ? o + '}' : o + '"}';`,
+    );
+  }
+
+  /** For a string or enum schema, the expression that checks the string `x` (its JCS is quote(x)); else undefined. */
+  stringTest(schema: unknown, x: string): string | undefined {
+    const def = defOf(schema);
+    if (def.type === 'string') return `typeof ${x} === 'string' && ${this.value(stringCheck(def))}(${x})`;
+    if (def.type === 'enum')
+      return `typeof ${x} === 'string' && ${this.value(new Set(Object.values(def.entries as Record<string, unknown>)))}.has(${x})`;
+    return undefined;
   }
 
   /** Builds the functions; returns the one that validates `root`. */
@@ -241,8 +283,8 @@ class Generator {
     const values = this.values.map((_, i) => `$${i} = values[${i}]`);
     const functions = this.functions.map((body, i) => `function f${i}(v, d) { ${body} }`);
     const source = `${values.length > 0 ? `const ${values.join(', ')};` : ''} ${functions.join('\n')} return ${root};`;
-    const make = new Function('values', 'quote', 'isPlain', 'isPlainArray', 'jsonData', 'writeSorted', source);
-    return make(this.values, quote, isPlain, isPlainArray, jsonData, writeSorted) as Node;
+    const make = new Function('values', 'quote', 'plain', 'isPlain', 'isPlainArray', 'sortedKeys', 'awkwardKey', 'jsonData', source);
+    return make(this.values, quote, plain, isPlain, isPlainArray, sortedKeys, awkwardKey, jsonData) as Node;
   }
 }
 
@@ -263,10 +305,20 @@ export const compileFast = (schema: z.ZodType): FastEmit => {
   };
 };
 
-/** A compiled check of one object field's value (the envelope's ids and timestamp); absent passes when optional. */
+/**
+ * A compiled check of one object field's value (the envelope's ids and timestamp); absent passes when optional. A
+ * string's check writes no JCS: quote(v) is defined exactly when v needs no escape or is well-formed.
+ */
 export const compileFieldCheck = (schema: z.ZodType): ((value: unknown) => boolean) => {
   const def = defOf(schema);
   const optional = def.type === 'optional';
-  const node = compileNode(optional ? def.innerType : schema);
+  const inner = optional ? def.innerType : schema;
+  const generator = new Generator();
+  const test = generator.stringTest(inner, 'v');
+  const body =
+    test === undefined
+      ? `return ${generator.inline(inner, 'v', 'd')};`
+      : `return ${test} && (plain(v) || v.isWellFormed()) ? '' : undefined;`;
+  const node = generator.build(generator.function(body));
   return (value) => (value === undefined ? optional : node(value, 0) !== undefined);
 };
