@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
-import { calculateJwkThumbprint, CompactSign, compactVerify, importJWK, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import { z } from 'zod';
 import type { App } from '../app.ts';
 import { service } from '../app-service.ts';
@@ -13,12 +13,21 @@ export type AttestationKey = {
   readonly kid: string;
 };
 
+/**
+ * jose is imported on first use: `svc verify --key` (HMAC only) never signs, verifies a JWS or computes a
+ * thumbprint, and importing jose was ~5-10 ms of its start-up (docs/decisions.md, "Verify speed, fifth pass").
+ */
+const jose = () => import('jose');
+
+/** RFC 7638 thumbprint (SHA-256, base64url) of a public JWK: the key id everywhere keys are named. */
+export const jwkThumbprint = async (jwk: JWK): Promise<string> => (await jose()).calculateJwkThumbprint(jwk, 'sha256');
+
 const publicJwkSchema = z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().min(40).max(60) });
 
 const fromPrivate = async (privateKey: KeyObject): Promise<AttestationKey> => {
   const exported = createPublicKey(privateKey).export({ format: 'jwk' });
   const publicJwk: JWK = { kty: 'OKP', crv: 'Ed25519', x: String(exported.x) };
-  return { privateKey, publicJwk, kid: await calculateJwkThumbprint(publicJwk, 'sha256') };
+  return { privateKey, publicJwk, kid: await jwkThumbprint(publicJwk) };
 };
 
 const keyFile = (dataDir: string): string => join(dataDir, 'cec', 'ed25519-attestation-key.pem');
@@ -43,7 +52,7 @@ export const attestationKey = (app: App): Promise<AttestationKey> =>
 
 /** Compact JWS (alg EdDSA) over the given payload bytes. */
 export const signJws = async (key: AttestationKey, payload: Uint8Array): Promise<string> =>
-  new CompactSign(payload).setProtectedHeader({ alg: 'EdDSA', kid: key.kid }).sign(key.privateKey);
+  new (await jose()).CompactSign(payload).setProtectedHeader({ alg: 'EdDSA', kid: key.kid }).sign(key.privateKey);
 
 /** Parses an untrusted public JWK (Ed25519 only). Returns null when it is not one. */
 export const parsePublicJwk = (value: unknown): JWK | null => {
@@ -53,6 +62,7 @@ export const parsePublicJwk = (value: unknown): JWK | null => {
 
 /** Verifies a compact JWS with a public JWK; returns the payload or null (never throws on bad input). */
 export const verifyJws = async (jws: string, jwk: JWK): Promise<Uint8Array | null> => {
+  const { compactVerify, importJWK } = await jose();
   try {
     const key = await importJWK(jwk, 'EdDSA');
     const { payload, protectedHeader } = await compactVerify(jws, key, { algorithms: ['EdDSA'] });

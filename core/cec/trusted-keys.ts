@@ -2,14 +2,14 @@
  * The app's trust list for bundle signatures: this install's own Ed25519 key plus the public keys the user
  * imported as trusted (other installs, a producer's published key). The verifier trusts nothing else.
  */
-import { calculateJwkThumbprint, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import { z } from 'zod';
 import { hostname } from 'node:os';
 import type { App } from '../app.ts';
 import { service } from '../app-service.ts';
 import { AppError } from '../errors.ts';
 import { jsonColumn } from './json-column.ts';
-import { exportPublicKey, parsePublicJwk, readTrustedPublicKey } from './ed25519.ts';
+import { exportPublicKey, jwkThumbprint, parsePublicJwk, readTrustedPublicKey } from './ed25519.ts';
 import type { TrustedKey } from './verify-signature.ts';
 
 export type TrustedKeyInfo = { readonly kid: string; readonly label: string; readonly added_at: string; readonly jwk: JWK };
@@ -24,7 +24,7 @@ export const toTrustedKey = async (text: string): Promise<TrustedKey> => {
   } catch (error) {
     throw new AppError('VALIDATION', `Trusted public key is not an Ed25519 key (PEM or JWK): ${(error as Error).message}`);
   }
-  return { kid: await calculateJwkThumbprint(jwk, 'sha256'), jwk };
+  return { kid: await jwkThumbprint(jwk), jwk };
 };
 
 export const importTrustedKey = async (app: App, text: string, label: string): Promise<TrustedKeyInfo> => {

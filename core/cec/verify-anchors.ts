@@ -1,9 +1,9 @@
-import { calculateJwkThumbprint, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import { type Anchor, anchorImprint, checkpointPayloadSchema } from '../audit/anchors/statement.ts';
 import { type AnchorsFile, anchorsFileSchema } from './anchors-file.ts';
 import { type ChainLink, ChainLinker } from './chain-link.ts';
 import type { ChainProof } from './chain-proof.ts';
-import { verifyJws } from './ed25519.ts';
+import { jwkThumbprint, verifyJws } from './ed25519.ts';
 import { verifyTimestamp } from './timestamp/index.ts';
 import type { AnchorReport, AnchorSummary } from './types.ts';
 import type { Checks } from './verify-checks.ts';
@@ -84,7 +84,7 @@ const checkpointKid = (jws: string): string | null => {
 
 /** The verifier's trusted keys by RFC 7638 thumbprint. */
 const trustedKids = async (trust: AnchorTrust): Promise<Map<string, JWK>> =>
-  new Map(await Promise.all(trust.trustedKeys.map(async (key) => [await calculateJwkThumbprint(key, 'sha256'), key] as const)));
+  new Map(await Promise.all(trust.trustedKeys.map(async (key) => [await jwkThumbprint(key), key] as const)));
 
 const percentile = (sorted: Float64Array, p: number): number | null =>
   sorted.length === 0 ? null : (sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] as number);
