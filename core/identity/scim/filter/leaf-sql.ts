@@ -49,6 +49,9 @@ export const textTest = (column: string, op: CompareOp, literal: string): Cond =
   };
 };
 
+/** A number (or a dateTime's instant) in `column` ordered against `value`. */
+export const orderTest = (column: string, op: CompareOp, value: number): Cond => cond(`${column} ${orderOps[op] ?? '='} ?`, value);
+
 /** A boolean as the index stores it ('true' / 'false'); compile.ts accepts "True"/"false" strings as literals. */
 export const booleanText = (literal: Exclude<CompValue, null>): string =>
   String(typeof literal === 'string' ? literal.toLowerCase() === 'true' : literal);
@@ -67,10 +70,10 @@ export const compareCond = (def: AttrDef, op: CompareOp, literal: Exclude<CompVa
       return ofKind('b', textTest('str', 'eq', booleanText(literal)));
     case 'integer':
     case 'decimal':
-      return cond(`kind = 'n' AND num ${orderOps[op] ?? '='} ?`, literal as number);
+      return ofKind('n', orderTest('num', op, literal as number));
     case 'dateTime':
       if (op === 'co' || op === 'sw' || op === 'ew') return ofKind('s', textTest('str', op, literal as string));
-      return cond(`kind = 's' AND num ${orderOps[op] ?? '='} ?`, Date.parse(literal as string));
+      return ofKind('s', orderTest('num', op, Date.parse(literal as string)));
     default:
       return ofKind('s', textTest('str', op, foldFor(def, literal as string)));
   }
