@@ -72,11 +72,11 @@ export const rowCondition = (node: FilterNode, columnOf: (path: AttrPath) => Row
       const { def, column, instant } = target;
       if (literal === null) return node.op === 'ne' ? present(column) : negated(present(column));
       const test = (op: typeof node.op): Cond => {
-        if (def.type === 'boolean') return known(column, textTest(column, 'eq', booleanText(literal)));
+        if (def.type === 'boolean') return known(column, textTest(column, 'eq', booleanText(literal), true));
         if (instant !== undefined && op !== 'co' && op !== 'sw' && op !== 'ew') {
           return known(instant, orderTest(instant, op, Date.parse(literal as string)));
         }
-        return known(column, textTest(column, op, foldFor(def, String(literal))));
+        return known(column, textTest(column, op, foldFor(def, String(literal)), true));
       };
       return node.op === 'ne' ? negated(test('eq')) : test(node.op);
     }
