@@ -44,7 +44,6 @@ const singleColumns = (): SingleColumn[] => {
       }
     }
   }
-  if (new Set(columns.map((column) => column.column)).size !== columns.length) throw new TypeError('Single-valued row columns collide');
   return columns;
 };
 
@@ -62,6 +61,7 @@ const sqlColumns: readonly (readonly [string, 'TEXT' | 'REAL'])[] = singleColumn
   instant === undefined ? [[column, 'TEXT'] as const] : [[column, 'TEXT'] as const, [instant, 'REAL'] as const],
 );
 export const singleSqlColumns: readonly string[] = sqlColumns.map(([name]) => name);
+if (new Set(singleSqlColumns).size !== singleSqlColumns.length) throw new TypeError('Single-valued row columns collide');
 
 /**
  * Fills the table from the attribute index in one pass over its primary key (uid order): the migration's
