@@ -1,6 +1,7 @@
 import type { App } from '../core/app.ts';
 import { indexInsertSql, indexParams, indexRowsOf } from '../core/identity/scim/filter/attr-index.ts';
 import { backfillElementRowsSql } from '../core/identity/scim/filter/element-rows.ts';
+import { backfillSingleRowsSql } from '../core/identity/scim/filter/single-rows.ts';
 import { newId } from '../core/identity/scim/ids.ts';
 import { normalizeResource } from '../core/identity/scim/normalize.ts';
 import { userNameKey } from '../core/identity/scim/users.ts';
@@ -8,9 +9,9 @@ import { userToWire } from '../core/identity/scim/wire.ts';
 
 /**
  * Seeds `count` users as createUser stores them (same rows, same index rows), in batches of multi-row INSERTs:
- * 100k single creates cost minutes of transactions, and the seed is not what is measured. The element rows come
- * from the index rows at the end, as the migration backfills them (the same rows createUser writes; tested in
- * core/identity/scim/filter/element-rows.test.ts).
+ * 100k single creates cost minutes of transactions, and the seed is not what is measured. The element rows and
+ * the single-valued rows come from the index rows at the end, as the migrations backfill them (the same rows
+ * createUser writes; tested in core/identity/scim/filter/element-rows.test.ts and single-rows.test.ts).
  */
 export const seedUsers = async (app: App, count: number): Promise<string> => {
   let sampleId = '';
@@ -58,5 +59,6 @@ export const seedUsers = async (app: App, count: number): Promise<string> => {
     });
   }
   await app.database.run(backfillElementRowsSql);
+  await app.database.run(backfillSingleRowsSql);
   return sampleId;
 };

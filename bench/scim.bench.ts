@@ -2,7 +2,7 @@
 // `filter=userName eq "..."` (index fast path), a 100-item page, a PATCH, and an unindexed filter (full scan),
 // each against a trivial route on the same server in the same run. One connection, so p50 is a request's
 // latency rather than queueing (measured per request, node:http keep-alive). `BENCH_SECONDS` sets each phase's
-// duration (default 3). PostgreSQL: after seeding, `VACUUM ANALYZE` of the two SCIM tables, as autovacuum does
+// duration (default 3). PostgreSQL: after seeding, `VACUUM ANALYZE` of the SCIM user tables, as autovacuum does
 // to a real database within a minute of a bulk load (statistics for the planner, the visibility map for
 // index-only scans, the trigram index's pending list merged); the bench measures a settled database, not the
 // minute after 100k inserts (docs/decisions.md, "SCIM filters on PostgreSQL (issue 12)").
@@ -29,7 +29,8 @@ type Phase = { rps: number; p50: number; p99: number; errors: number };
 const measure = async (label: string, app: App): Promise<void> => {
   const seedStarted = performance.now();
   const sampleId = await seedUsers(app, users);
-  if (app.database.dialect === 'postgres') await app.database.exec('VACUUM ANALYZE scim_users, scim_user_attrs, scim_user_elems');
+  if (app.database.dialect === 'postgres')
+    await app.database.exec('VACUUM ANALYZE scim_users, scim_user_attrs, scim_user_elems, scim_user_singles');
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   const { server, origin } = await startBenchServer(app, '/bench/bare');
   const key = (await createApiKey(app, { tier: 'api', scopes: ['scim'], name: 'bench' })).secret;

@@ -55,6 +55,7 @@ export const migrationOrder: readonly string[] = [
   'scim/004-trigram-index',
   'scim/005-code-point-attr-indexes',
   'scim/006-user-element-rows',
+  'scim/007-user-single-rows',
 ];
 
 const defined: readonly Migration[] = [

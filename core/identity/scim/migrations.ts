@@ -1,6 +1,7 @@
 import type { Migration } from '../../store/db.ts';
 import { createUserIndexTable, indexInsertSql, indexParams, indexRowsOf } from './filter/attr-index.ts';
 import { createElementRows } from './filter/element-rows.ts';
+import { createSingleRows } from './filter/single-rows.ts';
 import { type UserRow, userToWire } from './wire.ts';
 
 /**
@@ -77,5 +78,11 @@ export const scimMigrations: readonly Migration[] = [
     // same statement on PostgreSQL): a broad value filter is one scan with its whole condition (filter/element-rows.ts).
     id: 'scim/006-user-element-rows',
     up: createElementRows,
+  },
+  {
+    // One row per user with its single-valued attributes as columns, backfilled from the attribute index in SQL
+    // (the same statement on PostgreSQL): a broad root-scope condition is one scan (filter/single-rows.ts).
+    id: 'scim/007-user-single-rows',
+    up: createSingleRows,
   },
 ];

@@ -4,7 +4,7 @@ import type { Queryable } from '../../store/database.ts';
 import { revokeKeysOfUser } from '../api-keys/service.ts';
 import { revokeSessionsOfUser } from '../sso/sessions.ts';
 import { notFound } from './errors.ts';
-import { writeUserIndex } from './filter/attr-index.ts';
+import { writeUserIndex } from './filter/index-writer.ts';
 import { newId } from './ids.ts';
 import { pageOf, pageParams, prepareFilter, sortResources } from './list.ts';
 import { type Json, normalizeResource } from './normalize.ts';

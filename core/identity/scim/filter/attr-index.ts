@@ -1,8 +1,7 @@
-import type { Queryable, SqlValue } from '../../../store/database.ts';
+import type { SqlValue } from '../../../store/database.ts';
 import type { Db } from '../../../store/db.ts';
 import type { Json } from '../normalize.ts';
 import { type AttrDef, type ResourceKind, schemasOf, subAttrsOf } from '../schema.ts';
-import { writeElementRows } from './element-rows.ts';
 
 /**
  * The SCIM attribute index: one row per stored attribute value of a user, so that every filter the SQL compiler
@@ -114,20 +113,3 @@ export const indexInsertSql = (count: number): string =>
 
 export const indexParams = (uid: number, rows: readonly IndexRow[]): SqlValue[] =>
   rows.flatMap((row) => [uid, row.path, row.elem, row.kind, row.str, row.num]);
-
-// Rows per INSERT: keeps the statement texts (cached per text by both back ends) to a small finite set.
-const chunkSize = 64;
-
-/**
- * Replaces a user's index rows and element rows (element-rows.ts) inside the caller's write transaction; an
- * undefined resource removes them.
- */
-export const writeUserIndex = async (tx: Queryable, uid: number, resource: Json | undefined): Promise<void> => {
-  await tx.run('DELETE FROM scim_user_attrs WHERE uid = ?', [uid]);
-  const rows = resource === undefined ? undefined : indexRowsOf('User', resource);
-  for (let start = 0; rows !== undefined && start < rows.length; start += chunkSize) {
-    const chunk = rows.slice(start, start + chunkSize);
-    await tx.run(indexInsertSql(chunk.length), indexParams(uid, chunk));
-  }
-  await writeElementRows(tx, uid, rows);
-};

@@ -10,6 +10,7 @@ import { openDatabase } from '../../../store/db.ts';
 import { appPerTest, testBackends } from '../../../test-support/backends.ts';
 import { patchOpUrn } from '../schema.ts';
 import { recording } from '../test/recording.ts';
+import { backfillAgain, userNamesOf } from '../test/rows.ts';
 import { createUser, deleteUser, listUsers, patchUser } from '../users.ts';
 import { backfillElementRowsSql, elementColumn, elementColumnNames } from './element-rows.ts';
 import { planIndexedFilter } from './indexed.ts';
@@ -53,8 +54,7 @@ describe.each(testBackends)('SCIM element rows on $name', (backend) => {
       [1, null, 'work'],
     ]);
     expect(written.filter((row) => row.path !== 'emails')).toEqual([]);
-    await app.database.run('DELETE FROM scim_user_elems');
-    await app.database.run(backfillElementRowsSql);
+    await backfillAgain(app.database, 'scim_user_elems', backfillElementRowsSql);
     expect(await elementRows(app.database)).toEqual(written);
   });
 
@@ -75,12 +75,7 @@ describe.each(testBackends)('SCIM element rows on $name', (backend) => {
       const { db, sql } = recording(app.database);
       const plan = planIndexedFilter(parseFilter(filter), { narrowTo: 0 });
       const uids = (await plan?.(db, 0, 100))?.uids ?? [];
-      const names = await app.database.all(
-        z.object({ user_name: z.string() }),
-        `SELECT user_name FROM scim_users WHERE uid IN (${uids.map(() => '?').join(', ') || 'NULL'}) ORDER BY uid`,
-        uids,
-      );
-      expect({ filter, users: names.map((row) => row.user_name) }).toEqual({ filter, users: expected });
+      expect({ filter, users: await userNamesOf(app.database, uids) }).toEqual({ filter, users: expected });
       // The whole filter is the value filter: its count and its page, each one statement over the element rows.
       expect({ filter, scans: sql.filter((text) => text.includes('scim_user_elems')).length }).toEqual({ filter, scans: 2 });
       expect((await listUsers(app, { filter }, base)).resources.map((user) => user['userName'])).toEqual(expected);
@@ -95,7 +90,7 @@ describe('SCIM element rows migration on SQLite', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-scim-elems-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'workbench.db');
-    const later = new Set(['scim/002-user-attribute-index', 'scim/006-user-element-rows']);
+    const later = new Set(['scim/002-user-attribute-index', 'scim/006-user-element-rows', 'scim/007-user-single-rows']);
     const before = openDatabase(
       file,
       migrations.filter((migration) => !later.has(migration.id)),

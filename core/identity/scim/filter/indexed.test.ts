@@ -289,8 +289,13 @@ describe('SCIM attribute index migration on SQLite', () => {
     const file = join(dir, 'workbench.db');
     const before = openDatabase(
       file,
-      // scim/006 backfills the element rows from this index, so it comes after it.
-      migrations.filter((migration) => migration.id !== 'scim/002-user-attribute-index' && migration.id !== 'scim/006-user-element-rows'),
+      // scim/006 and 007 backfill their rows from this index, so they come after it.
+      migrations.filter(
+        (migration) =>
+          migration.id !== 'scim/002-user-attribute-index' &&
+          migration.id !== 'scim/006-user-element-rows' &&
+          migration.id !== 'scim/007-user-single-rows',
+      ),
     );
     before
       .prepare(

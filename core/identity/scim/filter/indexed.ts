@@ -6,10 +6,12 @@ import { indexPath, unindexedPaths } from './attr-index.ts';
 import { Bitset } from './bitset.ts';
 import { resolveAttr, resolveSub } from './compile.ts';
 import { hasElementRows } from './element-rows.ts';
-import { scanElements, type UserWindow } from './element-scan.ts';
+import { scanElements } from './element-scan.ts';
 import { ElementSet, elementSql } from './element-set.ts';
 import { type Cond, compareCond, type LeafTest, presentCond } from './leaf-sql.ts';
 import type { AttrPath, FilterNode } from './parser.ts';
+import type { UserWindow } from './row-scan.ts';
+import { scanSingles } from './single-rows.ts';
 import { jsonList, listRow, uidIn } from './sql-lists.ts';
 
 /**
@@ -19,7 +21,8 @@ import { jsonList, listRow, uidIn } from './sql-lists.ts';
  * parsing 100k JSON resources. An `and` probes both sides (each leaf read with a LIMIT: a broad one stops early,
  * a selective one is thereby answered), evaluates a selective side first and the other side on just its users
  * (primary-key look-ups instead of a scan of its path); two broad sides run at once (PostgreSQL: two connections).
- * A broad value filter on a multi-valued attribute is instead one scan of its element rows (element-scan.ts).
+ * A broad value filter on a multi-valued attribute is instead one scan of its element rows (element-scan.ts), and
+ * a broad condition on single-valued attributes one scan of the users' single-valued rows (single-rows.ts).
  *
  * Semantics are those of the in-process predicate (compile.ts), held by a differential test; the one documented
  * difference: `gt`/`lt` order strings by code point (SQLite's BINARY collation on UTF-8), not by UTF-16 code
@@ -56,6 +59,8 @@ type Plan<S> = {
   readonly negated?: Plan<S>;
   /** As the whole filter: its count and a window of users straight from SQL, or undefined to run it. */
   readonly window?: (ctx: Ctx, skip: number, take: number) => Promise<UserWindow | undefined>;
+  /** A leaf's number of matches, counted on its index range (root scope: one row per user and single-valued path). */
+  readonly count?: (ctx: Ctx) => Promise<number>;
 };
 const large = (ctx: Ctx): number => ctx.tuning.narrowTo + 1;
 /**
@@ -72,6 +77,8 @@ type Scope<S> = {
   readonly expression: string;
   readonly of: (ctx: Ctx, numbers: readonly number[]) => S;
   readonly users: (set: S) => Bitset;
+  /** Root scope: another way of answering a planned node (single-rows.ts). */
+  readonly rows?: (node: FilterNode, planned: Plan<S>) => Plan<S>;
 };
 type SetLike<S> = { and(other: S): S; or(other: S): S; andNot(other: S): S };
 
@@ -126,12 +133,36 @@ const everyUser = async ({ db, maxUid }: Ctx): Promise<Bitset> => {
   return Bitset.of(maxUid, JSON.parse(list) as number[]);
 };
 
+/**
+ * A root-scope node over single-valued attributes only, answered from their rows (single-rows.ts) when it is
+ * broad (its index plan's estimate) or given users: one scan (or look-up) with the whole condition instead of a
+ * scan and an aggregate per leaf. As the whole filter it is counted and paged in SQL; a lone leaf is counted on
+ * its index range (10k entries for `title eq "Engineer"` against a scan of every user's row) and only paged on
+ * the rows, and otherwise keeps its index plan, which reads only its matches. Selective nodes keep the index plan.
+ */
+const singlesPlan = (node: FilterNode, planned: Plan<Bitset>): Plan<Bitset> => {
+  const scan = scanSingles(node);
+  if (scan === undefined) return planned;
+  const broad = async (ctx: Ctx): Promise<boolean> => (await planned.estimate(ctx)) === large(ctx);
+  return {
+    ...planned,
+    run: async (ctx, within) =>
+      planned.count === undefined && (within !== undefined || (await broad(ctx)))
+        ? Bitset.of(ctx.maxUid, await scan.users(ctx.db, within))
+        : planned.run(ctx, within),
+    // The page reads the rows before the window, so a deep page builds the set instead.
+    window: async (ctx, skip, take) =>
+      skip + take <= windowUpTo && (await broad(ctx)) ? scan.window(ctx.db, skip, take, planned.count?.(ctx)) : undefined,
+  };
+};
+
 const rootScope: Scope<Bitset> = {
   // `within` holds users found in the index, so they exist.
   universe: async (ctx, within) => (within === undefined ? everyUser(ctx) : Bitset.of(ctx.maxUid, within)),
   expression: 'uid',
   of: ({ maxUid }, uids) => Bitset.of(maxUid, uids),
   users: (set) => set,
+  rows: singlesPlan,
 };
 
 const elementScope = (base: string): Scope<ElementSet> => ({
@@ -209,6 +240,12 @@ const leafPlan = <S>(scope: Scope<S>, leaf: Leaf, test: Cond): Plan<S> => {
       const found = (await probes.get(ctx))?.found;
       return scope.of(ctx, found ?? (await numbers(ctx.db, scope.expression, leaf.key, test(ctx.db.dialect), within)));
     },
+    count: async ({ db }) => {
+      const { text, params } = test(db.dialect);
+      return (
+        (await db.one(countRow, `SELECT COUNT(*) AS n FROM scim_user_attrs WHERE path = ? AND ${text}`, [leaf.key, ...params]))?.n ?? 0
+      );
+    },
   };
 };
 
@@ -224,6 +261,16 @@ const notPlan = <S extends SetLike<S>>(scope: Scope<S>, inner: Plan<S>): Plan<S>
 
 /** Plans one scope: `leafOf` resolves a path; a value filter nests an element scope. */
 const plan = <S extends SetLike<S>>(
+  node: FilterNode,
+  scope: Scope<S>,
+  leafOf: (path: AttrPath) => Leaf,
+  nested: (node: FilterNode & { kind: 'valuePath' }) => Plan<S>,
+): Plan<S> => {
+  const planned = planNode(node, scope, leafOf, nested);
+  return scope.rows?.(node, planned) ?? planned;
+};
+
+const planNode = <S extends SetLike<S>>(
   node: FilterNode,
   scope: Scope<S>,
   leafOf: (path: AttrPath) => Leaf,
