@@ -3,6 +3,7 @@
  * nesting limit, and the record hash recomputed over RFC 8785 JSON. Lines in the builder's canonical layout take
  * the byte-level fast path (canonical-line.ts); any other line is parsed and canonicalised here, exactly.
  */
+import { isUtf8 } from 'node:buffer';
 import { computeRecordHash, hashWithCanonicalPayload } from '../audit/chain.ts';
 import { type EvidenceRecord, isSchemaKey } from '../audit/types.ts';
 import { CanonicalLineChecker } from './canonical-line.ts';
@@ -100,7 +101,39 @@ const hashMatches = (record: EvidenceRecord, shape: 'sorted' | 'unsorted'): bool
   }
 };
 
-/** The general path: JSON.parse, the strict envelope, the nesting limit, exact JCS. */
+/** Object members as written: the colons outside strings. */
+const writtenMembers = (text: string): number => {
+  let members = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x3a) members += 1;
+  }
+  return members;
+};
+
+/** Object members JSON.parse kept (iteratively: any depth). */
+const parsedMembers = (value: unknown): number => {
+  let members = 0;
+  const stack = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== 'object') continue;
+    const children = Array.isArray(item) ? item : Object.values(item);
+    if (!Array.isArray(item)) members += children.length;
+    for (const child of children) stack.push(child);
+  }
+  return members;
+};
+
+/**
+ * The general path: JSON.parse, the strict envelope, the nesting limit, exact JCS. A duplicate key is refused:
+ * JSON.parse keeps the last value, other parsers the first or an error, so the line has no one reading.
+ */
 export const checkParsedLine = (text: string, maxDepth: number): CheckedRecord | 'not-json' | 'malformed' => {
   let parsed: unknown;
   try {
@@ -108,6 +141,7 @@ export const checkParsedLine = (text: string, maxDepth: number): CheckedRecord |
   } catch {
     return 'not-json';
   }
+  if (parsedMembers(parsed) !== writtenMembers(text)) return 'not-json';
   const record = asRecord(parsed);
   if (record === null) return 'malformed';
   const shape = payloadShape(record.payload, maxDepth);
@@ -125,6 +159,10 @@ export class RecordLineChecker {
 
   /** The record in `line[start, end)` (UTF-8), or why it is not one. */
   check(line: Buffer, start: number, end: number): CheckedRecord | 'not-json' | 'malformed' {
-    return this.#fast.check(line, start, end) ?? checkParsedLine(line.toString('utf8', start, end), this.maxDepth);
+    const fast = this.#fast.check(line, start, end);
+    if (fast !== null) return fast;
+    // Decoding would turn invalid UTF-8 into U+FFFD, which another reader does not see: not JSON.
+    if (!isUtf8(line.subarray(start, end))) return 'not-json';
+    return checkParsedLine(line.toString('utf8', start, end), this.maxDepth);
   }
 }

@@ -127,17 +127,16 @@ def no_duplicates(pairs):
         d[k] = v
     return d
 
-def depth(v, limit=64):
+def deeper_than(v, limit=64):
+    """Objects/arrays nested deeper than limit, the outer one at level 1 (the product's ingest limit)."""
     stack = [(v, 1)]
     while stack:
         item, d = stack.pop()
-        if d > limit:
-            return False
-        if isinstance(item, dict):
-            stack.extend((x, d + 1) for x in item.values())
-        elif isinstance(item, list):
-            stack.extend((x, d + 1) for x in item)
-    return True
+        if isinstance(item, (dict, list)):
+            if d > limit:
+                return True
+            stack.extend((x, d + 1) for x in (item.values() if isinstance(item, dict) else item))
+    return False
 
 def load_json(text):
     return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
@@ -158,7 +157,9 @@ def sha256hex(data):
     return hashlib.sha256(data).hexdigest()
 
 # ---- 1. archive structure ------------------------------------------------------------------------------
-SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*$")
+# Portable segments (as svc verify): no trailing dot (Windows drops it), no Windows device name.
+SEGMENT = r"(?!(?i:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\.|/|$))[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9_-])?"
+SAFE_NAME = re.compile(r"^%s(/%s)*$" % (SEGMENT, SEGMENT))
 
 def cmd_listing(zip_path, unzip_names_file, out_names):
     data = open(zip_path, "rb").read()
@@ -202,8 +203,8 @@ def cmd_listing(zip_path, unzip_names_file, out_names):
                 problems.append("Info-ZIP Unicode Path field on %r" % name)
             i += 4 + elen
         if name.endswith("/"):
-            if info.file_size != 0:
-                problems.append("directory entry %r carries data" % name)
+            if info.file_size != 0 or not SAFE_NAME.match(name[:-1]):
+                problems.append("directory entry %r carries data or has an unsafe name" % name)
             continue
         if not SAFE_NAME.match(name) or ".." in name.split("/"):
             problems.append("unsafe entry name %r" % name)
@@ -323,6 +324,16 @@ def cmd_stub(tsr_path, manifest_path):
 ENVELOPE = {"seq", "record_id", "project_id", "schema_key", "timestamp", "recorded_at", "payload", "prev_hash", "hash"}
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
+def envelope_ok(r):
+    """Exactly the hashed fields plus hash, each of its JSON type; seq 1.0 is the number 1 to every reader."""
+    if not isinstance(r, dict) or set(r) != ENVELOPE or not isinstance(r["payload"], dict) or deeper_than(r["payload"]):
+        return False
+    if isinstance(r["seq"], float) and r["seq"].is_integer():
+        r["seq"] = int(r["seq"])
+    if isinstance(r["seq"], bool) or not isinstance(r["seq"], int) or not 0 < r["seq"] < 2 ** 53:
+        return False
+    return all(isinstance(r[k], str) for k in ENVELOPE - {"seq", "payload"}) and len(r["prev_hash"]) == len(r["hash"]) == 64
+
 def cmd_chain(root, manifest_path):
     m = read_json(manifest_path)
     proof = read_json(os.path.join(root, "chain_proof.json"))
@@ -339,19 +350,18 @@ def cmd_chain(root, manifest_path):
         with open(os.path.join(root, key, "records.ndjson"), "rb") as f:
             for raw in f:
                 line = raw.decode("utf-8").rstrip("\n")
-                if line == "":
-                    err("%s has an empty line" % key)
+                if line == "":  # skipped, as by svc verify: it holds no record either way
                     continue
                 try:
                     r = load_json(line)
                 except (ValueError, RecursionError) as e:
                     err("%s has a line that is not strict JSON (%s)" % (key, e))
                     continue
-                if not isinstance(r, dict) or set(r) != ENVELOPE or not depth(r):
+                if not envelope_ok(r):
                     err("%s has a record whose envelope is not exactly the hashed fields plus hash" % key)
                     continue
                 n += 1
-                if not isinstance(r["seq"], int) or isinstance(r["seq"], bool) or r["seq"] <= last:
+                if r["seq"] <= last:
                     err("%s is not in seq order at %r" % (key, r["seq"]))
                     continue
                 last = r["seq"]
