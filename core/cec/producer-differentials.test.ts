@@ -5,20 +5,23 @@
  * product verifier and docs/auditor/verify-offline.sh must give each the same verdict.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { sign } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
-import { computeRecordHash } from '../audit/chain.ts';
+import { computeRecordHash, jcs } from '../audit/chain.ts';
 import { appendEvidence } from '../audit/store.ts';
 import type { EvidenceRecord } from '../audit/types.ts';
 import { missingTools } from '../test-support/tools.ts';
 import { SFCECClient } from './client.ts';
-import { exportPublicKey } from './ed25519.ts';
+import { type Attestation, attestationSigningInput } from './attestation.ts';
+import { attestationKey, exportPublicKey } from './ed25519.ts';
 import { writeProducerSigned } from './producer-signed.test-support.ts';
 import { seedDays, tempApp } from './test-support.ts';
-import { readAllEntries } from './zip-fixtures.ts';
+import { hmacSha256 } from './signing-key.ts';
+import { readAllEntries, writeEntries } from './zip-fixtures.ts';
 
 const run = promisify(execFile);
 const missing = missingTools('producer-signed differentials', ['sh', 'unzip', 'sha256sum', 'openssl', 'python3']);
@@ -154,18 +157,21 @@ const scriptReason = (reason: RegExp): RegExp =>
       ? /not strict JSON|UnicodeDecodeError/
       : /unsafe entry name/;
 
-const productVerdict = async (zip: string) => {
+const productVerdict = async (zip: string, tsaRoot?: string) => {
   const auditor = createApp({ dataDir: ':memory:', env: {} });
   try {
-    return await new SFCECClient({ app: auditor }).verifyBundle(zip, { publicKeys: [readFileSync(pem, 'utf8')] });
+    return await new SFCECClient({ app: auditor }).verifyBundle(zip, {
+      publicKeys: [readFileSync(pem, 'utf8')],
+      ...(tsaRoot === undefined ? {} : { tsaCaPem: [readFileSync(tsaRoot, 'utf8')] }),
+    });
   } finally {
     auditor.close();
   }
 };
 
-const scriptVerdict = async (zip: string): Promise<{ code: number; stdout: string }> => {
+const scriptVerdict = async (zip: string, tsaRoot?: string): Promise<{ code: number; stdout: string }> => {
   try {
-    return { code: 0, stdout: (await run('sh', [script, zip, pem])).stdout };
+    return { code: 0, stdout: (await run('sh', [script, zip, pem, ...(tsaRoot === undefined ? [] : [tsaRoot])])).stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string };
     return { code: failed.code, stdout: failed.stdout };
@@ -184,6 +190,120 @@ describe.skipIf(missing !== null)('producer-signed bundles read two ways: the ve
       if (reason === null) return;
       expect(product.errors.join('\n')).toMatch(reason);
       expect(offline.stdout).toMatch(scriptReason(reason));
+    },
+    60_000,
+  );
+});
+
+/**
+ * JWS protected headers the producer's key signed (JWS input built by hand), with the payload the product
+ * expects: only `{"alg":"EdDSA","kid":…}` in JCS form has one reading (a `crit` extension the script ignored,
+ * `b64: false` jose accepted, a duplicate `alg` JSON.parse resolves to its last value).
+ */
+const headers: Array<[string, (kid: string) => string, boolean]> = [
+  ['the header the product writes', (kid) => `{"alg":"EdDSA","kid":"${kid}"}`, true],
+  ['a critical extension the verifier does not know', (kid) => `{"alg":"EdDSA","crit":["exp"],"exp":1,"kid":"${kid}"}`, false],
+  ['an unencoded payload (b64: false)', (kid) => `{"alg":"EdDSA","b64":false,"crit":["b64"],"kid":"${kid}"}`, false],
+  ['a duplicate alg', (kid) => `{"alg":"none","alg":"EdDSA","kid":"${kid}"}`, false],
+  ['no kid', () => '{"alg":"EdDSA"}', false],
+];
+
+describe.skipIf(missing !== null)('JWS header tricks signed by the producer: the verifier and the offline script agree', () => {
+  it.each(headers)(
+    '%s',
+    async (name, header, valid) => {
+      const base = join(fixture.dir, `jws-${name.replace(/\W+/g, '-')}.zip`);
+      const entries = await readAllEntries(await writeProducerSigned(fixture.app, key, new Map(genuine), base));
+      const attestation = JSON.parse((entries.get('attestation.json') as Buffer).toString('utf8')) as Attestation;
+      const signer = await attestationKey(fixture.app);
+      const payload = Buffer.from(attestation.jws.compact.split('.')[1] as string, 'base64url');
+      const protectedHeader = Buffer.from(header(signer.kid)).toString('base64url');
+      const encoded = header('').includes('"b64":false') ? payload.toString('utf8') : payload.toString('base64url');
+      const input = `${protectedHeader}.${encoded}`;
+      attestation.jws.compact = `${input}.${sign(null, Buffer.from(input), signer.privateKey).toString('base64url')}`;
+      attestation.hmac = hmacSha256(key, attestationSigningInput(attestation));
+      entries.set('attestation.json', Buffer.from(jcs(attestation)));
+      await writeEntries(base, entries);
+      const [product, offline] = await Promise.all([productVerdict(base), scriptVerdict(base)]);
+      expect({ product: product.overall_valid, script: offline.code }).toEqual({ product: valid, script: valid ? 0 : 1 });
+      if (!valid) expect(product.checks.find((check) => check.name === 'signature')?.status).toBe('fail');
+    },
+    60_000,
+  );
+});
+
+/** DER: a tag and its body. */
+const der = (tag: number, body: Buffer): Buffer => {
+  const n = body.length;
+  const length = n < 0x80 ? Buffer.from([n]) : n < 0x100 ? Buffer.from([0x81, n]) : Buffer.from([0x82, n >> 8, n & 0xff]);
+  return Buffer.concat([Buffer.from([tag]), length, body]);
+};
+const sequence = (...parts: Buffer[]) => der(0x30, Buffer.concat(parts));
+const integer = (n: number) => der(0x02, Buffer.from([n]));
+const oid = (dotted: string): Buffer => {
+  const [a = 0, b = 0, ...rest] = dotted.split('.').map(Number);
+  const bytes = [40 * a + b];
+  for (const arc of rest) {
+    const groups: number[] = [];
+    for (let v = arc; groups.length === 0 || v > 0; v = Math.floor(v / 128)) groups.unshift(v % 128);
+    bytes.push(...groups.map((g, i) => (i < groups.length - 1 ? g | 0x80 : g)));
+  }
+  return der(0x06, Buffer.from(bytes));
+};
+const generalizedTime = (date: Date) => der(0x18, Buffer.from(`${date.toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`));
+
+/**
+ * An RFC 3161 response whose genTime the caller picks (openssl ts -reply always stamps now): the TSTInfo in DER,
+ * signed by the TSA's key with `openssl cms -sign -cades` (ESSCertIDv2), wrapped in a granted TimeStampResp.
+ */
+const tokenAt = async (tsa: string, digest: Buffer, genTime: Date): Promise<Buffer> => {
+  const info = sequence(
+    integer(1),
+    oid('1.3.6.1.4.1.55555.1.1'),
+    sequence(sequence(oid('2.16.840.1.101.3.4.2.1'), der(0x05, Buffer.alloc(0))), der(0x04, digest)),
+    integer(7),
+    generalizedTime(genTime),
+  );
+  writeFileSync(join(tsa, 'tstinfo.der'), info);
+  const cms = ['cms', '-sign', '-binary', '-nodetach', '-cades', '-md', 'sha256', '-outform', 'DER'];
+  const econtent = ['-econtent_type', '1.2.840.113549.1.9.16.1.4', '-signer', 'tsa.pem', '-inkey', 'tsa.key'];
+  await run('openssl', [...cms, ...econtent, '-in', 'tstinfo.der', '-out', 'token.der'], { cwd: tsa });
+  return sequence(sequence(integer(0)), readFileSync(join(tsa, 'token.der')));
+};
+
+/** A root and a TSA certificate (critical timeStamping EKU), both valid from now on. */
+const makeTsa = async (dir: string): Promise<void> => {
+  mkdirSync(dir);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+  const ca = ['-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30', '-subj', '/CN=Red Team Root'];
+  await run('openssl', ['req', '-x509', ...ec, ...ca, '-addext', 'basicConstraints=critical,CA:TRUE'], { cwd: dir });
+  await run('openssl', ['req', ...ec, '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', '/CN=Red Team TSA'], { cwd: dir });
+  writeFileSync(
+    join(dir, 'ext.cnf'),
+    'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n',
+  );
+  const sign = ['-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '30', '-extfile', 'ext.cnf'];
+  await run('openssl', ['x509', '-req', '-in', 'tsa.csr', '-out', 'tsa.pem', ...sign], { cwd: dir });
+};
+
+describe.skipIf(missing !== null)('RFC 3161 tokens with a chosen genTime: the verifier and the offline script agree', () => {
+  const day = 86_400_000;
+  it.each([
+    ['stamped now', 0, true],
+    ['backdated a day, before the TSA certificate existed', -day, false],
+  ])(
+    '%s',
+    async (name, offset, valid) => {
+      const tsa = join(fixture.dir, `tsa-${name.replace(/\W+/g, '-')}`);
+      await makeTsa(tsa);
+      const zip = join(fixture.dir, `${name.replace(/\W+/g, '-')}.zip`);
+      await writeProducerSigned(fixture.app, key, new Map(genuine), zip, (digest) => tokenAt(tsa, digest, new Date(Date.now() + offset)));
+      const root = join(tsa, 'ca.pem');
+      const [product, offline] = await Promise.all([productVerdict(zip, root), scriptVerdict(zip, root)]);
+      expect({ product: product.overall_valid, script: offline.code }).toEqual({ product: valid, script: valid ? 0 : 1 });
+      if (valid) return;
+      expect(product.checks.find((check) => check.name === 'timestamp')?.status).toBe('fail');
+      expect(offline.stdout).toMatch(/^FAIL {2}timestamp/m);
     },
     60_000,
   );

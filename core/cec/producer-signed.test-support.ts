@@ -1,7 +1,8 @@
 /**
  * Test support: what a producer holding both keys can build. A bundle's entries are edited, every listed entry
  * re-hashed into the manifest, and the manifest re-signed (HMAC + the app's Ed25519 key) with a stub timestamp,
- * so only the verifier's own rules (not a signature) can refuse the result.
+ * so only the verifier's own rules (not a signature) can refuse the result. Stub timestamp unless `token` makes
+ * an RFC 3161 one for the manifest digest.
  */
 import type { App } from '../app.ts';
 import { jcs } from '../audit/chain.ts';
@@ -15,7 +16,13 @@ import { writeEntries } from './zip-fixtures.ts';
 const signingEntries = new Set(['manifest.json', 'attestation.json', 'rfc3161_timestamp.tsr']);
 
 /** Writes `entries` to `out` as a bundle signed by `app` with HMAC key `key`; every other entry is listed. */
-export const writeProducerSigned = async (app: App, key: string, entries: Map<string, Buffer>, out: string): Promise<string> => {
+export const writeProducerSigned = async (
+  app: App,
+  key: string,
+  entries: Map<string, Buffer>,
+  out: string,
+  token?: (digest: Buffer) => Promise<Buffer>,
+): Promise<string> => {
   const { hmac: _hmac, ...manifest } = JSON.parse((entries.get('manifest.json') as Buffer).toString('utf8')) as Manifest;
   manifest.entries = {};
   for (const [name, bytes] of entries) {
@@ -28,13 +35,13 @@ export const writeProducerSigned = async (app: App, key: string, entries: Map<st
     projectId: manifest.project_id,
     generatedAt: manifest.generated_at,
     manifestSha256: digest.toString('hex'),
-    timestampKind: 'stub',
+    timestampKind: token === undefined ? 'stub' : 'rfc3161',
     hmacKey: key,
     hmacKeyId: hmacKeyId(key),
     key: await attestationKey(app),
   });
   const signed = new Map(entries).set('manifest.json', bytes).set('attestation.json', Buffer.from(jcs(attestation)));
-  signed.set('rfc3161_timestamp.tsr', createStub(digest, new Date()));
+  signed.set('rfc3161_timestamp.tsr', token === undefined ? createStub(digest, new Date()) : await token(digest));
   await writeEntries(out, signed);
   return out;
 };

@@ -153,6 +153,13 @@ def unb64url(text):
         raise ValueError("not base64url")
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
+def jws_header(part):
+    """The protected header, only as the product writes it: {"alg":"EdDSA","kid":...} in JCS (no crit/b64)."""
+    header = load_json(unb64url(part).decode("utf-8"))
+    if not isinstance(header.get("kid"), str) or part != b64url(jcs({"alg": "EdDSA", "kid": header["kid"]}).encode()):
+        die("JWS header is not exactly {alg: EdDSA, kid} in canonical form")
+    return header
+
 def sha256hex(data):
     return hashlib.sha256(data).hexdigest()
 
@@ -294,10 +301,8 @@ def cmd_jws(attestation_path, manifest_path, pubkey_path, outdir):
     parts = compact.split(".")
     if len(parts) != 3:
         die("attestation JWS is not compact serialisation")
-    header = load_json(unb64url(parts[0]).decode("utf-8"))
+    header = jws_header(parts[0])
     payload = unb64url(parts[1])
-    if header.get("alg") != "EdDSA":
-        die("JWS alg is %r, expected EdDSA" % header.get("alg"))
     claim = load_json(payload.decode("utf-8"))
     expected = {"bundle_id": att.get("bundle_id"), "manifest_sha256": digest}
     if "timestamp_kind" in claim:  # attestation schema 2 signs the timestamp kind too
@@ -468,7 +473,7 @@ def cmd_anchors(root, outdir):
             tasks.append("rfc3161 %d %s %s" % (seq, base + ".tsr", sha256hex(jcs(statement).encode())))
         elif a["kind"] == "ed25519":
             parts = token.decode("ascii").split(".")
-            claim = load_json(unb64url(parts[1]).decode("utf-8")) if len(parts) == 3 else {}
+            claim = load_json(unb64url(parts[1]).decode("utf-8")) if len(parts) == 3 and jws_header(parts[0]) else {}
             if len(parts) != 3 or {k: claim.get(k) for k in statement} != statement or set(claim) != set(statement) | {"anchored_at"}:
                 errors.append("checkpoint at seq %d does not state this head" % seq)
                 continue
@@ -486,11 +491,17 @@ def cmd_anchors(root, outdir):
         sys.exit(1)
     print("%d anchors match the re-derived chain" % len(doc["anchors"]))
 
+def cmd_epoch():
+    """The genTime `openssl ts -reply -text` prints ("Mar  1 12:00:00.5 2026 GMT") as Unix seconds."""
+    import calendar, time
+    text = re.sub(r"\.\d+ ", " ", sys.stdin.read().strip())
+    print(calendar.timegm(time.strptime(text, "%b %d %H:%M:%S %Y GMT")))
+
 def cmd_jcs(path):
     sys.stdout.write(jcs(read_json(path)))
 
 COMMANDS = {"listing": cmd_listing, "manifest": cmd_manifest, "jws": cmd_jws, "stub": cmd_stub,
-            "chain": cmd_chain, "anchors": cmd_anchors, "jcs": cmd_jcs}
+            "chain": cmd_chain, "anchors": cmd_anchors, "jcs": cmd_jcs, "epoch": cmd_epoch}
 
 if __name__ == "__main__":
     sys.setrecursionlimit(200)  # JSON deeper than this is refused (records allow 64 levels)
@@ -503,6 +514,13 @@ if __name__ == "__main__":
         sys.exit(1)
 PY
 helper() { python3 "$WORK/helper.py" "$@"; }
+# ts_verify TOKEN DIGEST: openssl ts -verify with the chain checked at the token's own genTime (as svc verify
+# does): a token claiming a time before its TSA certificate existed fails, one whose certificate has since
+# expired still verifies.
+ts_verify() {
+  at=$(openssl ts -reply -in "$1" -text 2>/dev/null | sed -n 's/^Time stamp: //p' | helper epoch 2>/dev/null) || return 1
+  openssl ts -verify -in "$1" -digest "$2" -CAfile "$TSAROOT" -attime "$at" 2>&1
+}
 run_check() { # run_check LABEL command...: prints PASS/FAIL with the command's output as the reason
   label=$1
   shift
@@ -557,12 +575,12 @@ elif [ "$SIGNED_KIND" != "rfc3161" ]; then
   fail "timestamp: the file is a token but the attestation says \"$SIGNED_KIND\""
 elif [ -z "$TSAROOT" ]; then
   fail "timestamp: an RFC 3161 token needs the TSA root certificate (third argument) to be trusted"
-elif out=$(openssl ts -verify -in "$WORK/x/rfc3161_timestamp.tsr" -digest "$DIGEST" -CAfile "$TSAROOT" 2>&1) &&
+elif out=$(ts_verify "$WORK/x/rfc3161_timestamp.tsr" "$DIGEST") &&
   printf '%s' "$out" | grep -q 'Verification: OK'; then
   info=$(openssl ts -reply -in "$WORK/x/rfc3161_timestamp.tsr" -text 2>/dev/null | sed -n 's/^Time stamp: /time /p; s/^TSA: /TSA /p' | tr '\n' ' ')
   pass "timestamp: RFC 3161 token over the manifest digest chains to $TSAROOT; $info"
 else
-  fail "timestamp: openssl ts -verify refused the token"
+  fail "timestamp: openssl ts -verify refused the token (chain checked at its genTime)"
   printf '%s\n' "$out" | sed -n '1,5s/^/      /p'
 fi
 
@@ -574,7 +592,7 @@ if run_check "chain" helper chain "$WORK/x" "$WORK/x/manifest.json"; then
       if [ "$kind" = rfc3161 ]; then
         if [ -z "$TSAROOT" ]; then
           fail "anchor seq $seq: an RFC 3161 anchor needs the TSA root certificate to be trusted"
-        elif openssl ts -verify -in "$a" -digest "$b" -CAfile "$TSAROOT" 2>/dev/null | grep -q 'Verification: OK'; then
+        elif ts_verify "$a" "$b" | grep -q 'Verification: OK'; then
           pass "anchor seq $seq: RFC 3161 token over the anchor statement"
         else
           fail "anchor seq $seq: openssl ts -verify refused the anchor token"
