@@ -271,31 +271,39 @@ const tokenAt = async (tsa: string, digest: Buffer, genTime: Date): Promise<Buff
   return sequence(sequence(integer(0)), readFileSync(join(tsa, 'token.der')));
 };
 
-/** A root and a TSA certificate (critical timeStamping EKU), both valid from now on. */
-const makeTsa = async (dir: string): Promise<void> => {
+const tsaExtensions = 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n';
+
+/** A root and a TSA certificate (critical timeStamping EKU unless `extensions` says otherwise), valid from now on. */
+const makeTsa = async (dir: string, extensions = tsaExtensions): Promise<void> => {
   mkdirSync(dir);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
   const ca = ['-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30', '-subj', '/CN=Red Team Root'];
   await run('openssl', ['req', '-x509', ...ec, ...ca, '-addext', 'basicConstraints=critical,CA:TRUE'], { cwd: dir });
   await run('openssl', ['req', ...ec, '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', '/CN=Red Team TSA'], { cwd: dir });
-  writeFileSync(
-    join(dir, 'ext.cnf'),
-    'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n',
-  );
+  writeFileSync(join(dir, 'ext.cnf'), extensions);
   const sign = ['-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '30', '-extfile', 'ext.cnf'];
   await run('openssl', ['x509', '-req', '-in', 'tsa.csr', '-out', 'tsa.pem', ...sign], { cwd: dir });
 };
 
 describe.skipIf(missing !== null)('RFC 3161 tokens with a chosen genTime: the verifier and the offline script agree', () => {
   const day = 86_400_000;
+  const keyUsage = (usage: string) => tsaExtensions.replace('digitalSignature', usage);
   it.each([
-    ['stamped now', 0, true],
-    ['backdated a day, before the TSA certificate existed', -day, false],
+    ['stamped now', 0, tsaExtensions, true],
+    ['backdated a day, before the TSA certificate existed', -day, tsaExtensions, false],
+    [
+      'a TSA certificate whose key usage also allows key encipherment and certificate signing',
+      0,
+      keyUsage('digitalSignature,keyEncipherment,keyCertSign'),
+      false,
+    ],
+    ['a TSA certificate with key usage nonRepudiation only', 0, keyUsage('nonRepudiation'), true],
+    ['a TSA certificate with a non-critical EKU', 0, tsaExtensions.replace('extendedKeyUsage=critical,', 'extendedKeyUsage='), false],
   ])(
     '%s',
-    async (name, offset, valid) => {
+    async (name, offset, extensions, valid) => {
       const tsa = join(fixture.dir, `tsa-${name.replace(/\W+/g, '-')}`);
-      await makeTsa(tsa);
+      await makeTsa(tsa, extensions);
       const zip = join(fixture.dir, `${name.replace(/\W+/g, '-')}.zip`);
       await writeProducerSigned(fixture.app, key, new Map(genuine), zip, (digest) => tokenAt(tsa, digest, new Date(Date.now() + offset)));
       const root = join(tsa, 'ca.pem');

@@ -1,3 +1,4 @@
+import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { cryptoEngine, extKeyUsageOid, timeStampingEkuOid, toArrayBuffer, toBuffer } from './crypto-engine.ts';
 import { essBindingError } from './ess.ts';
@@ -55,6 +56,23 @@ const ekuError = (certificate: pkijs.Certificate): string | null => {
   if (extensions[0]?.critical !== true) return 'TSA certificate timeStamping extended key usage is not critical';
   if (parsed?.keyPurposes.length !== 1) return 'TSA certificate extended key usage has purposes beyond timeStamping';
   return null;
+};
+
+const keyUsageOid = '2.5.29.15';
+/** digitalSignature and nonRepudiation, the first two bits of the keyUsage BIT STRING. */
+const signingBits = 0xc0;
+
+/**
+ * A keyUsage extension, when present, allows signing only (digitalSignature and/or nonRepudiation), as
+ * OpenSSL's timestamp-signing purpose (`openssl ts -verify`) demands: a key also meant for encipherment or
+ * certificate signing is not a TSA key. Null when so.
+ */
+const keyUsageError = (certificate: pkijs.Certificate): string | null => {
+  const extension = certificate.extensions?.find((ext) => ext.extnID === keyUsageOid);
+  if (extension === undefined) return null;
+  const bits = toBuffer((extension.parsedValue as asn1js.BitString).valueBlock.valueHexView);
+  const onlySigning = bits.every((byte, i) => (i === 0 ? byte & ~signingBits : byte) === 0);
+  return onlySigning && ((bits[0] ?? 0) & signingBits) !== 0 ? null : 'TSA certificate key usage is not limited to signing';
 };
 
 /** Told to the user when a real token is checked without a trust anchor: integrity alone proves no time. */
@@ -129,8 +147,7 @@ export const verifyRfc3161 = async (der: Buffer, digest: Buffer, trustedCertsPem
   errors.push(...signatureErrors);
   if (signer === null) errors.push('Timestamp token carries no TSA certificate (requested with certReq)');
   else {
-    const eku = ekuError(signer);
-    if (eku !== null) errors.push(eku);
+    for (const error of [ekuError(signer), keyUsageError(signer)]) if (error !== null) errors.push(error);
     const ess = essBindingError(token.signedData, signer);
     if (ess !== null) errors.push(ess);
   }
