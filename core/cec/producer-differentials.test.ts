@@ -142,6 +142,24 @@ const cases: Array<[string, (e: Entries) => void, boolean, RegExp | null]> = [
     false,
     /malformed record/,
   ],
+  [
+    'chain_proof.json repeating a key (a first-wins parser sees no witnesses)',
+    (e) => editText(e, 'chain_proof.json', (t) => t.replace(/^\{/, '{"witnesses":[],')),
+    false,
+    /chain_proof\.json repeats a key/,
+  ],
+  [
+    'anchors.json repeating a key',
+    (e) => editText(e, 'anchors.json', (t) => t.replace(/^\{/, '{"anchors":[],')),
+    false,
+    /anchors\.json repeats a key/,
+  ],
+  [
+    'chain_proof.json after a byte-order mark',
+    (e) => editText(e, 'chain_proof.json', (t) => `\ufeff${t}`),
+    false,
+    /chain_proof\.json is not valid UTF-8 JSON/,
+  ],
   ['a name with a trailing space', (e) => e.set('notes.txt ', Buffer.from('x')), false, /notes\.txt /],
   ['a name with a trailing dot (Windows drops it: VERIFY.md)', (e) => e.set('VERIFY.md.', Buffer.from('x')), false, /VERIFY\.md\./],
   ['a non-ASCII name (unzip in the C locale shows another name)', (e) => e.set('notes-\u00e9.txt', Buffer.from('x')), false, /notes-/],
@@ -149,13 +167,14 @@ const cases: Array<[string, (e: Entries) => void, boolean, RegExp | null]> = [
   ['an NTFS stream name', (e) => e.set('VERIFY.md:hidden', Buffer.from('x')), false, /VERIFY\.md:hidden/],
 ];
 
-/** The script's reason for the record and name cases (keyed by the product's reason's first word). */
-const scriptReason = (reason: RegExp): RegExp =>
-  /malformed/.test(reason.source)
-    ? /envelope is not exactly the hashed fields plus hash/
-    : /strict JSON/.test(reason.source)
-      ? /not strict JSON|UnicodeDecodeError/
-      : /unsafe entry name/;
+/** The script's reason for each product reason (an entry name by default). */
+const scriptReasons: Array<[RegExp, RegExp]> = [
+  [/malformed/, /envelope is not exactly the hashed fields plus hash/],
+  [/strict JSON/, /not strict JSON|UnicodeDecodeError/],
+  [/repeats a key/, /duplicate key/],
+  [/not valid UTF-8 JSON/, /Unexpected UTF-8 BOM/],
+];
+const scriptReason = (reason: RegExp): RegExp => scriptReasons.find(([product]) => product.test(reason.source))?.[1] ?? /unsafe entry name/;
 
 const productVerdict = async (zip: string, tsaRoot?: string) => {
   const auditor = createApp({ dataDir: ':memory:', env: {} });

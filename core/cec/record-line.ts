@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { computeRecordHash, hashWithCanonicalPayload } from '../audit/chain.ts';
 import { type EvidenceRecord, isSchemaKey } from '../audit/types.ts';
 import { CanonicalLineChecker } from './canonical-line.ts';
+import { hasDuplicateKeys } from './verify-json.ts';
 
 /** What the chain check needs from a record line, whichever path read it. */
 export type CheckedRecord = {
@@ -101,35 +102,6 @@ const hashMatches = (record: EvidenceRecord, shape: 'sorted' | 'unsorted'): bool
   }
 };
 
-/** Object members as written: the colons outside strings. */
-const writtenMembers = (text: string): number => {
-  let members = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i += 1;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x3a) members += 1;
-  }
-  return members;
-};
-
-/** Object members JSON.parse kept (iteratively: any depth). */
-const parsedMembers = (value: unknown): number => {
-  let members = 0;
-  const stack = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (item === null || typeof item !== 'object') continue;
-    const children = Array.isArray(item) ? item : Object.values(item);
-    if (!Array.isArray(item)) members += children.length;
-    for (const child of children) stack.push(child);
-  }
-  return members;
-};
-
 /**
  * The general path: JSON.parse, the strict envelope, the nesting limit, exact JCS. A duplicate key is refused:
  * JSON.parse keeps the last value, other parsers the first or an error, so the line has no one reading.
@@ -141,7 +113,7 @@ export const checkParsedLine = (text: string, maxDepth: number): CheckedRecord |
   } catch {
     return 'not-json';
   }
-  if (parsedMembers(parsed) !== writtenMembers(text)) return 'not-json';
+  if (hasDuplicateKeys(text, parsed)) return 'not-json';
   const record = asRecord(parsed);
   if (record === null) return 'malformed';
   const shape = payloadShape(record.payload, maxDepth);
