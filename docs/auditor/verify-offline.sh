@@ -177,11 +177,22 @@ def cmd_listing(zip_path, unzip_names_file, out_names):
     (_, disk, cd_disk, n_disk, n_total, cd_size, cd_off, clen) = struct.unpack("<IHHHHIIH", data[eocd:eocd + 22])
     if eocd + 22 + clen != len(data):
         problems.append("bytes after the end-of-central-directory record")
-    if data.rfind(b"PK\x06\x06") >= 0 or data.rfind(b"PK\x06\x07") >= 0:
-        problems.append("ZIP64 records (a bundle never needs them)")
     if disk or cd_disk or n_disk != n_total:
         problems.append("multi-disk archive")
-    if cd_off + cd_size != eocd:
+    end = eocd
+    # ZIP64 end record + locator (the builder writes them past 4 GiB; zip -fz always): only right before the EOCD.
+    if data[eocd - 20:eocd - 16] == b"PK\x06\x07":
+        (_, z_disk, z_off, z_disks) = struct.unpack("<IIQI", data[eocd - 20:eocd])
+        rec = data[z_off:z_off + 56] if z_off + 56 == eocd - 20 else b""
+        if len(rec) != 56 or rec[:4] != b"PK\x06\x06" or z_disk or z_disks != 1:
+            die("malformed ZIP64 end record or locator")
+        (_, rsize, _, _, disk64, cd_disk64, n_disk64, n_total64, cd_size64, cd_off64) = struct.unpack("<IQHHIIQQQQ", rec)
+        if rsize != 44 or disk64 or cd_disk64 or n_disk64 != n_total64:
+            problems.append("malformed or multi-disk ZIP64 end record")
+        if any(small not in (mx, big) for small, big, mx in ((n_total, n_total64, 0xFFFF), (cd_size, cd_size64, 0xFFFFFFFF), (cd_off, cd_off64, 0xFFFFFFFF))):
+            problems.append("EOCD and ZIP64 end record disagree")
+        n_total, cd_size, cd_off, end = n_total64, cd_size64, cd_off64, z_off
+    if cd_off + cd_size != end:
         problems.append("central directory size/offset do not end at the EOCD")
     if not data.startswith(b"PK\x03\x04"):
         problems.append("bytes before the first local header")
