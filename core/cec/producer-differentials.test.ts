@@ -273,9 +273,10 @@ const generalizedTime = (date: Date) => der(0x18, Buffer.from(`${date.toISOStrin
 
 /**
  * An RFC 3161 response whose genTime the caller picks (openssl ts -reply always stamps now): the TSTInfo in DER,
- * signed by the TSA's key with `openssl cms -sign -cades` (ESSCertIDv2), wrapped in a granted TimeStampResp.
+ * signed by the TSA's key with `openssl cms -sign -cades` (ESSCertIDv2) and by `alsoSigners` (cms signer
+ * arguments), wrapped in a granted TimeStampResp.
  */
-const tokenAt = async (tsa: string, digest: Buffer, genTime: Date): Promise<Buffer> => {
+const tokenAt = async (tsa: string, digest: Buffer, genTime: Date, alsoSigners: string[] = []): Promise<Buffer> => {
   const info = sequence(
     integer(1),
     oid('1.3.6.1.4.1.55555.1.1'),
@@ -286,7 +287,7 @@ const tokenAt = async (tsa: string, digest: Buffer, genTime: Date): Promise<Buff
   writeFileSync(join(tsa, 'tstinfo.der'), info);
   const cms = ['cms', '-sign', '-binary', '-nodetach', '-cades', '-md', 'sha256', '-outform', 'DER'];
   const econtent = ['-econtent_type', '1.2.840.113549.1.9.16.1.4', '-signer', 'tsa.pem', '-inkey', 'tsa.key'];
-  await run('openssl', [...cms, ...econtent, '-in', 'tstinfo.der', '-out', 'token.der'], { cwd: tsa });
+  await run('openssl', [...cms, ...econtent, ...alsoSigners, '-in', 'tstinfo.der', '-out', 'token.der'], { cwd: tsa });
   return sequence(sequence(integer(0)), readFileSync(join(tsa, 'token.der')));
 };
 
@@ -318,13 +319,22 @@ describe.skipIf(missing !== null)('RFC 3161 tokens with a chosen genTime: the ve
     ],
     ['a TSA certificate with key usage nonRepudiation only', 0, keyUsage('nonRepudiation'), true],
     ['a TSA certificate with a non-critical EKU', 0, tsaExtensions.replace('extendedKeyUsage=critical,', 'extendedKeyUsage='), false],
+    [
+      'a second signature beside the TSA one (RFC 3161 2.4.2: none other)',
+      0,
+      tsaExtensions,
+      false,
+      ['-signer', 'ca.pem', '-inkey', 'ca.key'],
+    ],
   ])(
     '%s',
-    async (name, offset, extensions, valid) => {
+    async (name, offset, extensions, valid, alsoSigners?: string[]) => {
       const tsa = join(fixture.dir, `tsa-${name.replace(/\W+/g, '-')}`);
       await makeTsa(tsa, extensions);
       const zip = join(fixture.dir, `${name.replace(/\W+/g, '-')}.zip`);
-      await writeProducerSigned(fixture.app, key, new Map(genuine), zip, (digest) => tokenAt(tsa, digest, new Date(Date.now() + offset)));
+      await writeProducerSigned(fixture.app, key, new Map(genuine), zip, (digest) =>
+        tokenAt(tsa, digest, new Date(Date.now() + offset), alsoSigners),
+      );
       const root = join(tsa, 'ca.pem');
       const [product, offline] = await Promise.all([productVerdict(zip, root), scriptVerdict(zip, root)]);
       expect({ product: product.overall_valid, script: offline.code }).toEqual({ product: valid, script: valid ? 0 : 1 });

@@ -133,6 +133,9 @@ export const verifyRfc3161 = async (der: Buffer, digest: Buffer, trustedCertsPem
   if (!isSha256Imprint(token)) errors.push(`Timestamp imprint uses ${token.imprintAlgorithm}, expected SHA-256`);
   if (!token.imprint.equals(digest)) errors.push('Timestamp imprint does not match the manifest digest');
   if (!signedContentTypeIsTstInfo(token)) errors.push('Timestamp signed attributes do not declare TSTInfo content');
+  // Only signer 0 is verified below: a token with any other signature is refused (RFC 3161 2.4.2, openssl ts).
+  const signers = token.signedData.signerInfos.length;
+  if (signers !== 1) errors.push(`Timestamp token carries ${signers} signatures; RFC 3161 allows only the TSA's`);
   let trusted: pkijs.Certificate[] | null = null;
   try {
     trusted = (trustedCertsPem ?? []).flatMap(certificatesFromPem);
