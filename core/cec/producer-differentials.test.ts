@@ -271,23 +271,29 @@ const oid = (dotted: string): Buffer => {
 };
 const generalizedTime = (date: Date) => der(0x18, Buffer.from(`${date.toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`));
 
+/** What a hand-made token changes: TSTInfo version, its `tsa` name (a CN), cms arguments of more signers. */
+type TokenVariant = { version?: number; tsaName?: string; alsoSigners?: string[] };
+
 /**
  * An RFC 3161 response whose genTime the caller picks (openssl ts -reply always stamps now): the TSTInfo in DER,
- * signed by the TSA's key with `openssl cms -sign -cades` (ESSCertIDv2) and by `alsoSigners` (cms signer
- * arguments), wrapped in a granted TimeStampResp.
+ * signed by the TSA's key with `openssl cms -sign -cades` (ESSCertIDv2), wrapped in a granted TimeStampResp.
  */
-const tokenAt = async (tsa: string, digest: Buffer, genTime: Date, alsoSigners: string[] = []): Promise<Buffer> => {
+const tokenAt = async (tsa: string, digest: Buffer, genTime: Date, token: TokenVariant = {}): Promise<Buffer> => {
   const info = sequence(
-    integer(1),
+    integer(token.version ?? 1),
     oid('1.3.6.1.4.1.55555.1.1'),
     sequence(sequence(oid('2.16.840.1.101.3.4.2.1'), der(0x05, Buffer.alloc(0))), der(0x04, digest)),
     integer(7),
     generalizedTime(genTime),
+    // tsa [0] GeneralName, a directoryName [4] holding one CN.
+    ...(token.tsaName === undefined
+      ? []
+      : [der(0xa0, der(0xa4, sequence(der(0x31, sequence(oid('2.5.4.3'), der(0x0c, Buffer.from(token.tsaName)))))))]),
   );
   writeFileSync(join(tsa, 'tstinfo.der'), info);
   const cms = ['cms', '-sign', '-binary', '-nodetach', '-cades', '-md', 'sha256', '-outform', 'DER'];
   const econtent = ['-econtent_type', '1.2.840.113549.1.9.16.1.4', '-signer', 'tsa.pem', '-inkey', 'tsa.key'];
-  await run('openssl', [...cms, ...econtent, ...alsoSigners, '-in', 'tstinfo.der', '-out', 'token.der'], { cwd: tsa });
+  await run('openssl', [...cms, ...econtent, ...(token.alsoSigners ?? []), '-in', 'tstinfo.der', '-out', 'token.der'], { cwd: tsa });
   return sequence(sequence(integer(0)), readFileSync(join(tsa, 'token.der')));
 };
 
@@ -324,16 +330,19 @@ describe.skipIf(missing !== null)('RFC 3161 tokens with a chosen genTime: the ve
       0,
       tsaExtensions,
       false,
-      ['-signer', 'ca.pem', '-inkey', 'ca.key'],
+      { alsoSigners: ['-signer', 'ca.pem', '-inkey', 'ca.key'] },
     ],
+    ['TSTInfo version 2', 0, tsaExtensions, false, { version: 2 }],
+    ['a tsa field naming another TSA than the signer', 0, tsaExtensions, false, { tsaName: 'Famous Timestamp Authority' }],
+    ['a tsa field naming the signer', 0, tsaExtensions, true, { tsaName: 'Red Team TSA' }],
   ])(
     '%s',
-    async (name, offset, extensions, valid, alsoSigners?: string[]) => {
+    async (name, offset, extensions, valid, variant?: TokenVariant) => {
       const tsa = join(fixture.dir, `tsa-${name.replace(/\W+/g, '-')}`);
       await makeTsa(tsa, extensions);
       const zip = join(fixture.dir, `${name.replace(/\W+/g, '-')}.zip`);
       await writeProducerSigned(fixture.app, key, new Map(genuine), zip, (digest) =>
-        tokenAt(tsa, digest, new Date(Date.now() + offset), alsoSigners),
+        tokenAt(tsa, digest, new Date(Date.now() + offset), variant),
       );
       const root = join(tsa, 'ca.pem');
       const [product, offline] = await Promise.all([productVerdict(zip, root), scriptVerdict(zip, root)]);

@@ -58,6 +58,21 @@ const ekuError = (certificate: pkijs.Certificate): string | null => {
   return null;
 };
 
+/** GeneralName tag of a directoryName. */
+const directoryName = 4;
+
+/**
+ * TSTInfo version 1, and its optional `tsa` name naming the signer (its subject), as openssl ts -verify demands:
+ * a token claiming another TSA's name is refused rather than shown under the signer's. Null when so.
+ */
+const tstInfoError = (token: ParsedToken, signer: pkijs.Certificate): string | null => {
+  const { version, tsa } = token.tstInfo;
+  if (version !== 1) return `Timestamp TSTInfo version is ${version}, not 1`;
+  if (tsa !== undefined && !(tsa.type === directoryName && (tsa.value as pkijs.RelativeDistinguishedNames).isEqual(signer.subject)))
+    return 'Timestamp names a TSA other than the certificate that signed it';
+  return null;
+};
+
 const keyUsageOid = '2.5.29.15';
 /** digitalSignature and nonRepudiation, the first two bits of the keyUsage BIT STRING. */
 const signingBits = 0xc0;
@@ -150,7 +165,7 @@ export const verifyRfc3161 = async (der: Buffer, digest: Buffer, trustedCertsPem
   errors.push(...signatureErrors);
   if (signer === null) errors.push('Timestamp token carries no TSA certificate (requested with certReq)');
   else {
-    for (const error of [ekuError(signer), keyUsageError(signer)]) if (error !== null) errors.push(error);
+    for (const error of [ekuError(signer), keyUsageError(signer), tstInfoError(token, signer)]) if (error !== null) errors.push(error);
     const ess = essBindingError(token.signedData, signer);
     if (ess !== null) errors.push(ess);
   }
