@@ -143,6 +143,12 @@ const cases: Array<[string, (e: Entries) => void, boolean, RegExp | null]> = [
     /malformed record/,
   ],
   [
+    'a manifest whose total_records is not the sum of its record_counts',
+    (e) => editText(e, 'manifest.json', (t) => t.replace(/"total_records":\d+/, '"total_records":999')),
+    false,
+    /manifest totals 999 records, its folders hold \d+/,
+  ],
+  [
     'chain_proof.json repeating a key (a first-wins parser sees no witnesses)',
     (e) => editText(e, 'chain_proof.json', (t) => t.replace(/^\{/, '{"witnesses":[],')),
     false,
@@ -169,6 +175,7 @@ const cases: Array<[string, (e: Entries) => void, boolean, RegExp | null]> = [
 
 /** The script's reason for each product reason (an entry name by default). */
 const scriptReasons: Array<[RegExp, RegExp]> = [
+  [/manifest totals/, /manifest totals 999 records/],
   [/malformed/, /envelope is not exactly the hashed fields plus hash/],
   [/strict JSON/, /not strict JSON|UnicodeDecodeError/],
   [/repeats a key/, /duplicate key/],

@@ -400,6 +400,8 @@ def cmd_chain(root, manifest_path):
         counts[key] = n
         if m["record_counts"].get(key) != n:
             err("%s: manifest counts %r, folder holds %d" % (key, m["record_counts"].get(key), n))
+    if m["total_records"] != sum(counts.values()):
+        err("manifest totals %r records, its folders hold %d" % (m["total_records"], sum(counts.values())))
     for w in proof["witnesses"]:
         if set(w) != {"seq", "hash", "prev_hash"}:
             err("malformed witness")
