@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { computeRecordHash, jcs } from '../audit/chain.ts';
+import { anchorHead } from '../audit/anchors/store.ts';
 import { appendEvidence } from '../audit/store.ts';
 import type { EvidenceRecord } from '../audit/types.ts';
 import { missingTools } from '../test-support/tools.ts';
@@ -40,6 +41,8 @@ const nested = (levels: number): Record<string, unknown> => {
 
 beforeAll(async () => {
   await seedDays(fixture.app, 'p', ['2026-03-01', '2026-03-02']);
+  // An Ed25519 checkpoint (no TSA configured) inside the segment.
+  await anchorHead(fixture.app, 'p');
   await appendEvidence(fixture.app, [
     { project_id: 'p', schema_key: 'pii_detections', timestamp: '2026-03-02T13:00:00.000Z', payload: nested(64) },
     {
@@ -161,6 +164,12 @@ const cases: Array<[string, (e: Entries) => void, boolean, RegExp | null]> = [
     /anchors\.json repeats a key/,
   ],
   [
+    'anchors.json listing its anchor twice',
+    (e) => editText(e, 'anchors.json', (t) => t.replace(/"anchors":\[(\{[^\]]*\})\]/, '"anchors":[$1,$1]')),
+    false,
+    /two anchors at seq \d+/,
+  ],
+  [
     'chain_proof.json after a byte-order mark',
     (e) => editText(e, 'chain_proof.json', (t) => `\ufeff${t}`),
     false,
@@ -176,6 +185,7 @@ const cases: Array<[string, (e: Entries) => void, boolean, RegExp | null]> = [
 /** The script's reason for each product reason (an entry name by default). */
 const scriptReasons: Array<[RegExp, RegExp]> = [
   [/manifest totals/, /manifest totals 999 records/],
+  [/two anchors/, /two anchors at seq \d+/],
   [/malformed/, /envelope is not exactly the hashed fields plus hash/],
   [/strict JSON/, /not strict JSON|UnicodeDecodeError/],
   [/repeats a key/, /duplicate key/],

@@ -452,13 +452,16 @@ def cmd_anchors(root, outdir):
     chain = json.load(open(os.path.join(root, ".chain.json")))
     seg, hashes = chain["segment"], chain["hashes"]
     m = read_json(os.path.join(root, "manifest.json"))
-    errors, tasks = [], []
+    errors, tasks, seen = [], [], set()
     after = [a for a in doc["anchors"] if seg is not None and a["seq"] > seg["last_seq"]]
     for i, a in enumerate(doc["anchors"]):
         if set(a) != {"project_id", "seq", "head_hash", "kind", "token", "created_at"} or a["project_id"] != m["project_id"]:
             errors.append("anchor %d is malformed or names another project" % i)
             continue
         seq, head = a["seq"], a["head_hash"]
+        if seq in seen:
+            errors.append("two anchors at seq %d" % seq)
+        seen.add(seq)
         if seg is None:
             errors.append("anchor at seq %d but the bundle holds no chain segment" % seq)
         elif str(seq) in hashes:
