@@ -358,15 +358,79 @@ describe.skipIf(missing !== null)('RFC 3161 tokens with a chosen genTime: the ve
       const tsa = join(fixture.dir, `tsa-${name.replace(/\W+/g, '-')}`);
       await makeTsa(tsa, extensions);
       const zip = join(fixture.dir, `${name.replace(/\W+/g, '-')}.zip`);
-      await writeProducerSigned(fixture.app, key, new Map(genuine), zip, (digest) =>
-        tokenAt(tsa, digest, new Date(Date.now() + offset), variant),
-      );
+      await writeProducerSigned(fixture.app, key, new Map(genuine), zip, {
+        token: (digest) => tokenAt(tsa, digest, new Date(Date.now() + offset), variant),
+      });
       const root = join(tsa, 'ca.pem');
       const [product, offline] = await Promise.all([productVerdict(zip, root), scriptVerdict(zip, root)]);
       expect({ product: product.overall_valid, script: offline.code }).toEqual({ product: valid, script: valid ? 0 : 1 });
       if (valid) return;
       expect(product.checks.find((check) => check.name === 'timestamp')?.status).toBe('fail');
       expect(offline.stdout).toMatch(/^FAIL {2}timestamp/m);
+    },
+    60_000,
+  );
+});
+
+/** The two signed JSON entries in another spelling or with a field of another type: both must refuse. */
+const signedJson: Array<[string, (e: Entries) => Promise<void>, RegExp]> = [
+  [
+    'manifest.json with a space (not RFC 8785)',
+    async (e) => {
+      const zip = join(fixture.dir, 'respelt-manifest.zip');
+      await writeProducerSigned(fixture.app, key, e, zip, { respell: (bytes) => Buffer.from(`{ ${bytes.toString('utf8').slice(1)}`) });
+      for (const [name, bytes] of await readAllEntries(zip)) e.set(name, bytes);
+    },
+    /manifest\.json is not in RFC 8785 canonical form/,
+  ],
+  [
+    'manifest.json with schema_version true',
+    async (e) => {
+      editText(e, 'manifest.json', (t) => t.replace('"schema_version":1', '"schema_version":true'));
+      const zip = join(fixture.dir, 'manifest-version.zip');
+      for (const [name, bytes] of await readAllEntries(await writeProducerSigned(fixture.app, key, e, zip))) e.set(name, bytes);
+    },
+    /manifest\.json does not have the expected structure/,
+  ],
+  [
+    'attestation.json with a space (not RFC 8785)',
+    async (e) => {
+      await signed(e);
+      editText(e, 'attestation.json', (t) => `{ ${t.slice(1)}`);
+    },
+    /attestation\.json is not in RFC 8785 canonical form/,
+  ],
+  [
+    'attestation.json with schema_version 3',
+    async (e) => {
+      await signed(e);
+      const attestation = JSON.parse((e.get('attestation.json') as Buffer).toString('utf8')) as Attestation;
+      (attestation as { schema_version: number }).schema_version = 3;
+      attestation.hmac = hmacSha256(key, attestationSigningInput(attestation));
+      e.set('attestation.json', Buffer.from(jcs(attestation)));
+    },
+    /attestation\.json does not have the expected structure/,
+  ],
+];
+
+/** `e` as the producer signs it. */
+const signed = async (e: Entries): Promise<void> => {
+  const zip = join(fixture.dir, 'signed.zip');
+  for (const [name, bytes] of await readAllEntries(await writeProducerSigned(fixture.app, key, e, zip))) e.set(name, bytes);
+};
+
+describe.skipIf(missing !== null)('signed JSON entries spelt or typed otherwise: the verifier and the offline script agree', () => {
+  it.each(signedJson)(
+    '%s',
+    async (name, edit, reason) => {
+      const entries = new Map(genuine);
+      await edit(entries);
+      const zip = join(fixture.dir, `${name.replace(/\W+/g, '-')}.zip`);
+      await writeEntries(zip, entries);
+      const [product, offline] = await Promise.all([productVerdict(zip), scriptVerdict(zip)]);
+      expect({ product: product.overall_valid, script: offline.code }).toEqual({ product: false, script: 1 });
+      expect(product.errors.join('\n')).toMatch(reason);
+      expect(offline.stdout).toMatch(reason);
     },
     60_000,
   );

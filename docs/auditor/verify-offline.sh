@@ -263,12 +263,51 @@ def cmd_listing(zip_path, unzip_names_file, out_names):
 SIGNING = {"manifest.json", "attestation.json", "rfc3161_timestamp.tsr"}
 KEYS = ["score_records", "bias_reports", "prri_records", "drift_events", "pii_detections", "gate_evaluations"]
 
+BUNDLE_ID = re.compile(r"^cec-[0-9A-HJKMNP-TV-Z]{26}$")
+HMAC = re.compile(r"^hmac-sha256:[0-9a-f]{64}$")
+
+def is_nat(v):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+def is_str(v, pattern=None):
+    return isinstance(v, str) and (pattern is None or pattern.match(v) is not None)
+
+def manifest_ok(m):
+    """The shape svc verify's schema gives manifest.json (core/cec/manifest.ts)."""
+    d, c, k, e = (m.get(x) for x in ("date_range", "record_counts", "key_ids", "entries"))
+    return (m.get("schema_version") == 1 and is_nat(m["schema_version"]) and is_str(m.get("bundle_id"), BUNDLE_ID)
+            and is_str(m.get("project_id")) and "org_id" in m and (m["org_id"] is None or is_str(m["org_id"]))
+            and isinstance(d, dict) and is_str(d.get("from")) and is_str(d.get("to"))
+            and isinstance(c, dict) and all(is_nat(c.get(key)) for key in KEYS) and is_nat(m.get("total_records"))
+            and isinstance(m.get("frameworks"), list) and all(is_str(f) for f in m["frameworks"])
+            and is_str(m.get("generated_at")) and isinstance(k, dict) and is_str(k.get("hmac")) and is_str(k.get("ed25519"))
+            and isinstance(e, dict) and all(isinstance(v, dict) and is_str(v.get("sha256"), HEX64) and is_nat(v.get("size")) for v in e.values())
+            and is_str(m.get("hmac"), HMAC))
+
+def attestation_ok(a):
+    """The shape svc verify's schema gives attestation.json (core/cec/attestation.ts)."""
+    s, j = a.get("signer"), a.get("jws")
+    return (a.get("schema_version") == 2 and is_nat(a["schema_version"])
+            and all(is_str(a.get(x)) for x in ("bundle_id", "project_id", "generated_at"))
+            and is_str(a.get("manifest_sha256"), HEX64) and a.get("timestamp_kind") in ("rfc3161", "stub")
+            and isinstance(s, dict) and is_str(s.get("product")) and is_str(s.get("hmac_key_id"))
+            and isinstance(j, dict) and j.get("alg") == "EdDSA" and is_str(j.get("kid"))
+            and is_str(j.get("compact")) and len(j["compact"]) <= 4096 and is_str(a.get("hmac"), HMAC))
+
+def read_signed(path, ok):
+    """A signed JSON entry: its bytes exactly RFC 8785 (one reading), of the shape svc verify expects."""
+    name = os.path.basename(path)
+    value = read_json(path)
+    if not isinstance(value, dict) or not ok(value):
+        die("%s does not have the expected structure" % name)
+    if open(path, "rb").read() != jcs(value).encode("utf-8"):
+        die("%s is not in RFC 8785 canonical form" % name)
+    return value
+
 def cmd_manifest(manifest_path, names_file, out_plan, out_sums):
-    m = read_json(manifest_path)
+    m = read_signed(manifest_path, manifest_ok)
     names = [n for n in open(names_file).read().split("\n") if n]
-    entries = m.get("entries")
-    if not isinstance(entries, dict):
-        die("manifest has no entries")
+    entries = m["entries"]
     problems = []
     for n in names:
         if n not in SIGNING and n not in entries:
@@ -290,8 +329,6 @@ def cmd_manifest(manifest_path, names_file, out_plan, out_sums):
         sys.exit(1)
     with open(out_plan, "w") as plan, open(out_sums, "w") as sums:
         for n, e in sorted(entries.items()):
-            if not re.fullmatch(r"[0-9a-f]{64}", str(e.get("sha256"))) or not isinstance(e.get("size"), int) or e["size"] < 0:
-                die("manifest entry %r is malformed" % n)
             plan.write("%d %s\n" % (e["size"], n))
             sums.write("%s  %s\n" % (e["sha256"], n))
     print("every file is listed and every listed entry is present (%d entries)" % len(entries))
@@ -300,7 +337,7 @@ def cmd_manifest(manifest_path, names_file, out_plan, out_sums):
 SPKI_ED25519 = bytes.fromhex("302a300506032b6570032100")
 
 def cmd_jws(attestation_path, manifest_path, pubkey_path, outdir):
-    att = read_json(attestation_path)
+    att = read_signed(attestation_path, attestation_ok)
     digest = sha256hex(open(manifest_path, "rb").read())
     pem = open(pubkey_path).read()
     body = "".join(l for l in pem.strip().splitlines() if not l.startswith("-----"))
