@@ -170,6 +170,18 @@ const cases: Array<[string, (e: Entries) => void, boolean, RegExp | null]> = [
     /two anchors at seq \d+/,
   ],
   [
+    'chain_proof.json of schema_version 2',
+    (e) => editText(e, 'chain_proof.json', (t) => t.replace('"schema_version":1', '"schema_version":2')),
+    false,
+    /chain_proof\.json does not have the expected structure/,
+  ],
+  [
+    'anchors.json with an extra member (its schema is strict)',
+    (e) => editText(e, 'anchors.json', (t) => t.replace(/^\{/, '{"approved_by":"ceo",')),
+    false,
+    /anchors\.json does not have the expected structure/,
+  ],
+  [
     'chain_proof.json after a byte-order mark',
     (e) => editText(e, 'chain_proof.json', (t) => `\ufeff${t}`),
     false,
@@ -186,6 +198,7 @@ const cases: Array<[string, (e: Entries) => void, boolean, RegExp | null]> = [
 const scriptReasons: Array<[RegExp, RegExp]> = [
   [/manifest totals/, /manifest totals 999 records/],
   [/two anchors/, /two anchors at seq \d+/],
+  [/expected structure/, /does not have the expected structure/],
   [/malformed/, /envelope is not exactly the hashed fields plus hash/],
   [/strict JSON/, /not strict JSON|UnicodeDecodeError/],
   [/repeats a key/, /duplicate key/],

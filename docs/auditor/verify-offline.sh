@@ -387,9 +387,29 @@ def envelope_ok(r):
         return False
     return all(isinstance(r[k], str) for k in ENVELOPE - {"seq", "payload"}) and len(r["prev_hash"]) == len(r["hash"]) == 64
 
+def is_seq(v):
+    return is_nat(v) and v > 0
+
+def link_ok(w):
+    return (isinstance(w, dict) and set(w) == {"seq", "hash", "prev_hash"} and is_seq(w["seq"])
+            and is_str(w["hash"], HEX64) and is_str(w["prev_hash"], HEX64))
+
+def proof_ok(p):
+    """The shape svc verify's schema gives chain_proof.json (core/cec/chain-proof.ts)."""
+    s, v = p.get("segment", 0), p.get("verification")
+    return (p.get("schema_version") == 1 and is_nat(p["schema_version"]) and is_str(p.get("project_id"))
+            and is_str(p.get("algorithm")) and isinstance(p.get("witnesses"), list) and all(link_ok(w) for w in p["witnesses"])
+            and is_nat(p.get("record_count")) and is_nat(p.get("witness_count"))
+            and (s is None or isinstance(s, dict) and is_seq(s.get("first_seq")) and is_seq(s.get("last_seq"))
+                 and is_str(s.get("anchor_prev_hash"), HEX64) and is_str(s.get("head_hash"), HEX64))
+            and isinstance(v, dict) and isinstance(v.get("valid"), bool) and isinstance(v.get("checked"), int)
+            and not isinstance(v["checked"], bool) and isinstance(v.get("errors"), list) and all(is_str(e) for e in v["errors"]))
+
 def cmd_chain(root, manifest_path):
     m = read_json(manifest_path)
     proof = read_json(os.path.join(root, "chain_proof.json"))
+    if not isinstance(proof, dict) or not proof_ok(proof):
+        die("chain_proof.json does not have the expected structure")
     errors = []
     def err(msg):
         if len(errors) < 20:
@@ -440,9 +460,6 @@ def cmd_chain(root, manifest_path):
     if m["total_records"] != sum(counts.values()):
         err("manifest totals %r records, its folders hold %d" % (m["total_records"], sum(counts.values())))
     for w in proof["witnesses"]:
-        if set(w) != {"seq", "hash", "prev_hash"}:
-            err("malformed witness")
-            continue
         links.append((w["seq"], w["prev_hash"], w["hash"], "witness"))
     links.sort(key=lambda l: l[0])
     seg = proof.get("segment")
@@ -479,6 +496,22 @@ def cmd_chain(root, manifest_path):
 # ---- 6. anchors ------------------------------------------------------------------------------------------------
 ANCHOR_TYPE = "svc.audit.anchor.v1"
 
+B64 = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
+
+def anchor_ok(a):
+    return (isinstance(a, dict) and set(a) == {"project_id", "seq", "head_hash", "kind", "token", "created_at"}
+            and is_str(a["project_id"]) and 1 <= len(a["project_id"]) <= 128 and is_seq(a["seq"])
+            and is_str(a["head_hash"], HEX64) and a["kind"] in ("rfc3161", "ed25519") and is_str(a["token"], B64)
+            and len(a["token"]) <= 350000 and is_str(a["created_at"]) and len(a["created_at"]) <= 40)
+
+def anchors_ok(doc):
+    """The shape svc verify's strict schema gives anchors.json (core/cec/anchors-file.ts)."""
+    return (isinstance(doc, dict) and set(doc) == {"schema_version", "project_id", "statement", "anchors", "bridge"}
+            and doc["schema_version"] == 1 and is_nat(doc["schema_version"]) and is_str(doc["project_id"])
+            and is_str(doc["statement"]) and isinstance(doc["anchors"], list) and len(doc["anchors"]) <= 100000
+            and all(anchor_ok(a) for a in doc["anchors"]) and isinstance(doc["bridge"], list)
+            and len(doc["bridge"]) <= 100000 and all(link_ok(w) for w in doc["bridge"]))
+
 def cmd_anchors(root, outdir):
     path = os.path.join(root, "anchors.json")
     if not os.path.exists(path):
@@ -486,14 +519,16 @@ def cmd_anchors(root, outdir):
         open(os.path.join(outdir, "anchors.tasks"), "w").close()
         return
     doc = read_json(path)
+    if not anchors_ok(doc):
+        die("anchors.json does not have the expected structure")
     chain = json.load(open(os.path.join(root, ".chain.json")))
     seg, hashes = chain["segment"], chain["hashes"]
     m = read_json(os.path.join(root, "manifest.json"))
     errors, tasks, seen = [], [], set()
     after = [a for a in doc["anchors"] if seg is not None and a["seq"] > seg["last_seq"]]
     for i, a in enumerate(doc["anchors"]):
-        if set(a) != {"project_id", "seq", "head_hash", "kind", "token", "created_at"} or a["project_id"] != m["project_id"]:
-            errors.append("anchor %d is malformed or names another project" % i)
+        if a["project_id"] != m["project_id"] or doc["project_id"] != m["project_id"]:
+            errors.append("anchor at seq %d belongs to another project" % a["seq"])
             continue
         seq, head = a["seq"], a["head_hash"]
         if seq in seen:
