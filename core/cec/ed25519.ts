@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { JWK } from 'jose';
 import { z } from 'zod';
 import type { App } from '../app.ts';
+import { jcs } from '../audit/chain.ts';
 import { service } from '../app-service.ts';
 
 export type AttestationKey = {
@@ -66,7 +67,11 @@ export const verifyJws = async (jws: string, jwk: JWK): Promise<Uint8Array | nul
   try {
     const key = await importJWK(jwk, 'EdDSA');
     const { payload, protectedHeader } = await compactVerify(jws, key, { algorithms: ['EdDSA'] });
-    return protectedHeader.alg === 'EdDSA' ? payload : null;
+    // Only the header signJws writes, in JCS: an extension (crit, b64), a duplicate member or another spelling
+    // could be read otherwise by another verifier.
+    const { kid } = protectedHeader;
+    const written = typeof kid === 'string' ? Buffer.from(jcs({ alg: 'EdDSA', kid })).toString('base64url') : null;
+    return jws.slice(0, jws.indexOf('.')) === written ? payload : null;
   } catch {
     return null;
   }

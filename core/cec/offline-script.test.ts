@@ -116,6 +116,8 @@ describe.skipIf(missing !== null).each(testBackends)('verify-offline.sh and the 
       await variant('rewritten-by-yazl', true, () => {});
       await run('zip', ['-q', '-r', join(dir, 'zip-r.zip'), '.'], { cwd: unpacked });
       add('re-zipped with zip -r', join(dir, 'zip-r.zip'), true);
+      await run('zip', ['-q', '-r', '-fz', join(dir, 'zip64.zip'), '.'], { cwd: unpacked });
+      add('re-zipped with zip -r -fz (ZIP64 records, as the builder writes past 4 GiB)', join(dir, 'zip64.zip'), true);
       add('wrong public key', genuine, false, wrongPem);
       await variant('edited record', false, (e) =>
         editLines(e, 'score_records/records.ndjson', (l) => [l[0]?.replace('"value":0.91', '"value":0.99') ?? '', ...l.slice(1)]),

@@ -3,9 +3,11 @@
  * nesting limit, and the record hash recomputed over RFC 8785 JSON. Lines in the builder's canonical layout take
  * the byte-level fast path (canonical-line.ts); any other line is parsed and canonicalised here, exactly.
  */
+import { isUtf8 } from 'node:buffer';
 import { computeRecordHash, hashWithCanonicalPayload } from '../audit/chain.ts';
 import { type EvidenceRecord, isSchemaKey } from '../audit/types.ts';
 import { CanonicalLineChecker } from './canonical-line.ts';
+import { hasDuplicateKeys } from './verify-json.ts';
 
 /** What the chain check needs from a record line, whichever path read it. */
 export type CheckedRecord = {
@@ -100,7 +102,10 @@ const hashMatches = (record: EvidenceRecord, shape: 'sorted' | 'unsorted'): bool
   }
 };
 
-/** The general path: JSON.parse, the strict envelope, the nesting limit, exact JCS. */
+/**
+ * The general path: JSON.parse, the strict envelope, the nesting limit, exact JCS. A duplicate key is refused:
+ * JSON.parse keeps the last value, other parsers the first or an error, so the line has no one reading.
+ */
 export const checkParsedLine = (text: string, maxDepth: number): CheckedRecord | 'not-json' | 'malformed' => {
   let parsed: unknown;
   try {
@@ -108,6 +113,7 @@ export const checkParsedLine = (text: string, maxDepth: number): CheckedRecord |
   } catch {
     return 'not-json';
   }
+  if (hasDuplicateKeys(text, parsed)) return 'not-json';
   const record = asRecord(parsed);
   if (record === null) return 'malformed';
   const shape = payloadShape(record.payload, maxDepth);
@@ -125,6 +131,10 @@ export class RecordLineChecker {
 
   /** The record in `line[start, end)` (UTF-8), or why it is not one. */
   check(line: Buffer, start: number, end: number): CheckedRecord | 'not-json' | 'malformed' {
-    return this.#fast.check(line, start, end) ?? checkParsedLine(line.toString('utf8', start, end), this.maxDepth);
+    const fast = this.#fast.check(line, start, end);
+    if (fast !== null) return fast;
+    // Decoding would turn invalid UTF-8 into U+FFFD, which another reader does not see: not JSON.
+    if (!isUtf8(line.subarray(start, end))) return 'not-json';
+    return checkParsedLine(line.toString('utf8', start, end), this.maxDepth);
   }
 }

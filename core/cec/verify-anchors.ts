@@ -7,6 +7,7 @@ import { jwkThumbprint, verifyJws } from './ed25519.ts';
 import { verifyTimestamp } from './timestamp/index.ts';
 import type { AnchorReport, AnchorSummary } from './types.ts';
 import type { Checks } from './verify-checks.ts';
+import { parseSignedJson } from './verify-json.ts';
 
 export type AnchorTrust = {
   /** Ed25519 keys the auditor trusts; a checkpoint is never checked against a key carried in the bundle. */
@@ -15,15 +16,6 @@ export type AnchorTrust = {
 };
 
 type Checked = AnchorSummary & { readonly timeMs: number | null };
-
-const parseFile = (bytes: Buffer): AnchorsFile | string => {
-  try {
-    const parsed = anchorsFileSchema.safeParse(JSON.parse(bytes.toString('utf8')));
-    return parsed.success ? parsed.data : 'anchors.json does not have the expected structure';
-  } catch {
-    return 'anchors.json is not valid JSON';
-  }
-};
 
 /** Verifies one anchor's token over its own statement; says nothing yet about whether the bundle's chain agrees. */
 export const checkAnchorToken = async (anchor: Anchor, trust: AnchorTrust): Promise<Checked> => {
@@ -120,7 +112,7 @@ export class AnchorVerifier {
   /** null when the bundle carries no anchors.json (built before anchoring existed); a string when it is unreadable. */
   static async prepare(bytes: Buffer | undefined, projectId: string | null, trust: AnchorTrust): Promise<AnchorVerifier | string | null> {
     if (bytes === undefined) return null;
-    const file = parseFile(bytes);
+    const file = parseSignedJson<AnchorsFile>(bytes, 'anchors.json', anchorsFileSchema, false);
     if (typeof file === 'string') return file;
     const checked = await Promise.all(file.anchors.map((anchor) => checkAnchorToken(anchor, trust)));
     const verifier = new AnchorVerifier(file, checked);

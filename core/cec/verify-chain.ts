@@ -92,7 +92,8 @@ const mergeFolders = async (input: ChainCheckInput, readers: readonly FolderSour
         source.head = null;
         return true;
       }
-      if (record === 'not-json') linker.fail(`chain: ${source.reader.key} has a line that is not JSON`);
+      if (record === 'not-json')
+        linker.fail(`chain: ${source.reader.key} has a line that is not strict JSON (syntax, UTF-8 or a duplicate key)`);
       else if (record === 'malformed')
         linker.fail(`chain: ${source.reader.key} has a malformed record (not exactly the record fields plus hash)`);
       else {

@@ -50,10 +50,11 @@ The printed payload's \`manifest_sha256\` must equal the \`sha256sum\` line, and
 
 ${
   input.timestampKind === 'rfc3161'
-    ? `An RFC 3161 token from a timestamp authority; it must chain to the TSA root you trust:
+    ? `An RFC 3161 token from a timestamp authority; it must chain to the TSA root you trust, with the certificates
+checked at the time the token states (\`-attime\`: a token dated before its TSA certificate existed fails):
 
-    openssl ts -verify -in rfc3161_timestamp.tsr -digest "$(sha256sum manifest.json | cut -d' ' -f1)" -CAfile "$ROOT"
     openssl ts -reply -in rfc3161_timestamp.tsr -text | grep -E '^(Time stamp|TSA):'
+    openssl ts -verify -in rfc3161_timestamp.tsr -digest "$(sha256sum manifest.json | cut -d' ' -f1)" -CAfile "$ROOT" -attime "$(openssl ts -reply -in rfc3161_timestamp.tsr -text | sed -n 's/^Time stamp: //p' | python3 -c 'import calendar, re, sys, time; print(calendar.timegm(time.strptime(re.sub(r"\\.[0-9]+ ", " ", sys.stdin.read().strip()), "%b %d %H:%M:%S %Y GMT")))')"
 `
     : `No timestamp authority was configured, so \`rfc3161_timestamp.tsr\` is a text STUB (not a token). It attests
 no time; check only that it names this manifest:

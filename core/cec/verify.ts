@@ -157,6 +157,9 @@ const checkChainAndFolders = async (
     if (manifest.record_counts[key] !== count)
       checks.fail('entries', `${key}: manifest counts ${manifest.record_counts[key]}, folder holds ${count}`);
   }
+  const total = [...chain.counts.values()].reduce((sum, count) => sum + count, 0);
+  if (manifest.total_records !== total)
+    checks.fail('entries', `manifest totals ${manifest.total_records} records, its folders hold ${total}`);
   return undefined;
 };
 

@@ -8,6 +8,14 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters refused.
 const forbiddenChars = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
+/**
+ * A path segment every tool and file system maps to itself: POSIX portable filename characters (`unzip` in the
+ * C locale shows other bytes as `#Uxxxx`), from a letter or digit, no trailing dot (Windows drops it), not a
+ * Windows device name. A bundle's own names are all of this form.
+ */
+const portableSegment = /^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9_-])?$/;
+const windowsDevice = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/i;
+
 /** Decodes a raw name: UTF-8 when the UTF-8 flag (bit 11) is set, else it must be ASCII (CP437 would differ). */
 export const decodeName = (raw: Buffer, utf8Flag: boolean): string | { error: string } => {
   if (!utf8Flag && raw.some((byte) => byte > 0x7f)) {
@@ -30,6 +38,8 @@ export const unsafeNameReason = (name: string): string | null => {
   const parts = (name.endsWith('/') ? name.slice(0, -1) : name).split('/');
   if (parts.some((part) => part === '..')) return `entry ${shown} escapes the archive (..)`;
   if (parts.some((part) => part === '' || part === '.')) return `entry ${shown} has an empty or "." path segment`;
+  if (parts.some((part) => !portableSegment.test(part) || windowsDevice.test(part)))
+    return `entry ${shown} is not a portable name (ASCII letters, digits, ".", "_", "-"; no trailing dot or device name)`;
   return null;
 };
 

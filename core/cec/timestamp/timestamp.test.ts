@@ -217,10 +217,11 @@ describe.skipIf(opensslMissing !== null)('RFC 3161 against openssl ts as a local
     );
     const check = await verifyTimestamp(forged, manifestDigest);
     expect(check).toMatchObject({ valid: false, tsa: 'CN=Not a TSA' });
-    // The ESS binding names the real TSA certificate, so re-attributing the signature fails on its own too.
+    // The token's tsa name and its ESS binding name the real TSA, so re-attributing the signature fails on each.
     expect(check.errors).toEqual([
       noTrustAnchor,
       'TSA certificate lacks the timeStamping extended key usage',
+      'Timestamp names a TSA other than the certificate that signed it',
       'Timestamp ESS signing-certificate names another certificate than the one that signed',
     ]);
     const trusted = await verifyTimestamp(forged, manifestDigest, { trustedCertsPem: [tsa.caPem] });

@@ -1,3 +1,4 @@
+import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { cryptoEngine, extKeyUsageOid, timeStampingEkuOid, toArrayBuffer, toBuffer } from './crypto-engine.ts';
 import { essBindingError } from './ess.ts';
@@ -55,6 +56,38 @@ const ekuError = (certificate: pkijs.Certificate): string | null => {
   if (extensions[0]?.critical !== true) return 'TSA certificate timeStamping extended key usage is not critical';
   if (parsed?.keyPurposes.length !== 1) return 'TSA certificate extended key usage has purposes beyond timeStamping';
   return null;
+};
+
+/** GeneralName tag of a directoryName. */
+const directoryName = 4;
+
+/**
+ * TSTInfo version 1, and its optional `tsa` name naming the signer (its subject), as openssl ts -verify demands:
+ * a token claiming another TSA's name is refused rather than shown under the signer's. Null when so.
+ */
+const tstInfoError = (token: ParsedToken, signer: pkijs.Certificate): string | null => {
+  const { version, tsa } = token.tstInfo;
+  if (version !== 1) return `Timestamp TSTInfo version is ${version}, not 1`;
+  if (tsa !== undefined && !(tsa.type === directoryName && (tsa.value as pkijs.RelativeDistinguishedNames).isEqual(signer.subject)))
+    return 'Timestamp names a TSA other than the certificate that signed it';
+  return null;
+};
+
+const keyUsageOid = '2.5.29.15';
+/** digitalSignature and nonRepudiation, the first two bits of the keyUsage BIT STRING. */
+const signingBits = 0xc0;
+
+/**
+ * A keyUsage extension, when present, allows signing only (digitalSignature and/or nonRepudiation), as
+ * OpenSSL's timestamp-signing purpose (`openssl ts -verify`) demands: a key also meant for encipherment or
+ * certificate signing is not a TSA key. Null when so.
+ */
+const keyUsageError = (certificate: pkijs.Certificate): string | null => {
+  const extension = certificate.extensions?.find((ext) => ext.extnID === keyUsageOid);
+  if (extension === undefined) return null;
+  const bits = toBuffer((extension.parsedValue as asn1js.BitString).valueBlock.valueHexView);
+  const onlySigning = bits.every((byte, i) => (i === 0 ? byte & ~signingBits : byte) === 0);
+  return onlySigning && ((bits[0] ?? 0) & signingBits) !== 0 ? null : 'TSA certificate key usage is not limited to signing';
 };
 
 /** Told to the user when a real token is checked without a trust anchor: integrity alone proves no time. */
@@ -115,6 +148,9 @@ export const verifyRfc3161 = async (der: Buffer, digest: Buffer, trustedCertsPem
   if (!isSha256Imprint(token)) errors.push(`Timestamp imprint uses ${token.imprintAlgorithm}, expected SHA-256`);
   if (!token.imprint.equals(digest)) errors.push('Timestamp imprint does not match the manifest digest');
   if (!signedContentTypeIsTstInfo(token)) errors.push('Timestamp signed attributes do not declare TSTInfo content');
+  // Only signer 0 is verified below: a token with any other signature is refused (RFC 3161 2.4.2, openssl ts).
+  const signers = token.signedData.signerInfos.length;
+  if (signers !== 1) errors.push(`Timestamp token carries ${signers} signatures; RFC 3161 allows only the TSA's`);
   let trusted: pkijs.Certificate[] | null = null;
   try {
     trusted = (trustedCertsPem ?? []).flatMap(certificatesFromPem);
@@ -129,8 +165,7 @@ export const verifyRfc3161 = async (der: Buffer, digest: Buffer, trustedCertsPem
   errors.push(...signatureErrors);
   if (signer === null) errors.push('Timestamp token carries no TSA certificate (requested with certReq)');
   else {
-    const eku = ekuError(signer);
-    if (eku !== null) errors.push(eku);
+    for (const error of [ekuError(signer), keyUsageError(signer), tstInfoError(token, signer)]) if (error !== null) errors.push(error);
     const ess = essBindingError(token.signedData, signer);
     if (ess !== null) errors.push(ess);
   }
