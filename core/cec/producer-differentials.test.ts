@@ -277,8 +277,11 @@ const oid = (dotted: string): Buffer => {
 };
 const generalizedTime = (date: Date) => der(0x18, Buffer.from(`${date.toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`));
 
-/** What a hand-made token changes: TSTInfo version, its `tsa` name (a CN), cms arguments of more signers. */
-type TokenVariant = { version?: number; tsaName?: string; alsoSigners?: string[] };
+/**
+ * What a hand-made token changes: TSTInfo version, its `tsa` name (a directoryName with one CN, or a dNSName),
+ * cms arguments of more signers.
+ */
+type TokenVariant = { version?: number; tsaName?: string; tsaDns?: string; alsoSigners?: string[] };
 
 /**
  * An RFC 3161 response whose genTime the caller picks (openssl ts -reply always stamps now): the TSTInfo in DER,
@@ -291,10 +294,11 @@ const tokenAt = async (tsa: string, digest: Buffer, genTime: Date, token: TokenV
     sequence(sequence(oid('2.16.840.1.101.3.4.2.1'), der(0x05, Buffer.alloc(0))), der(0x04, digest)),
     integer(7),
     generalizedTime(genTime),
-    // tsa [0] GeneralName, a directoryName [4] holding one CN.
+    // tsa [0] GeneralName: a directoryName [4] holding one CN, or a dNSName [2].
     ...(token.tsaName === undefined
       ? []
       : [der(0xa0, der(0xa4, sequence(der(0x31, sequence(oid('2.5.4.3'), der(0x0c, Buffer.from(token.tsaName)))))))]),
+    ...(token.tsaDns === undefined ? [] : [der(0xa0, der(0x82, Buffer.from(token.tsaDns)))]),
   );
   writeFileSync(join(tsa, 'tstinfo.der'), info);
   const cms = ['cms', '-sign', '-binary', '-nodetach', '-cades', '-md', 'sha256', '-outform', 'DER'];
@@ -320,6 +324,7 @@ const makeTsa = async (dir: string, extensions = tsaExtensions): Promise<void> =
 describe.skipIf(missing !== null)('RFC 3161 tokens with a chosen genTime: the verifier and the offline script agree', () => {
   const day = 86_400_000;
   const keyUsage = (usage: string) => tsaExtensions.replace('digitalSignature', usage);
+  const withAltName = `${tsaExtensions}subjectAltName=DNS:tsa.red-team.test\n`;
   it.each([
     ['stamped now', 0, tsaExtensions, true],
     ['backdated a day, before the TSA certificate existed', -day, tsaExtensions, false],
@@ -341,6 +346,8 @@ describe.skipIf(missing !== null)('RFC 3161 tokens with a chosen genTime: the ve
     ['TSTInfo version 2', 0, tsaExtensions, false, { version: 2 }],
     ['a tsa field naming another TSA than the signer', 0, tsaExtensions, false, { tsaName: 'Famous Timestamp Authority' }],
     ['a tsa field naming the signer', 0, tsaExtensions, true, { tsaName: 'Red Team TSA' }],
+    ['a tsa field naming the signer by its subjectAltName', 0, withAltName, true, { tsaDns: 'tsa.red-team.test' }],
+    ['a tsa field naming a DNS name the signer does not carry', 0, withAltName, false, { tsaDns: 'tsa.elsewhere.test' }],
   ])(
     '%s',
     async (name, offset, extensions, valid, variant?: TokenVariant) => {

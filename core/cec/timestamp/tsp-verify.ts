@@ -60,16 +60,29 @@ const ekuError = (certificate: pkijs.Certificate): string | null => {
 
 /** GeneralName tag of a directoryName. */
 const directoryName = 4;
+const subjectAltNameOid = '2.5.29.17';
+
+const generalNameDer = (name: pkijs.GeneralName): Buffer => toBuffer(name.toSchema().toBER(false));
 
 /**
- * TSTInfo version 1, and its optional `tsa` name naming the signer (its subject), as openssl ts -verify demands:
- * a token claiming another TSA's name is refused rather than shown under the signer's. Null when so.
+ * Whether a TSTInfo `tsa` name is one of the signer's names: its subject, or any entry of its subjectAltName
+ * (RFC 3161 2.4.2 "one of the subject names included in the certificate", as openssl ts -verify compares them).
+ */
+const namesSigner = (tsa: pkijs.GeneralName, signer: pkijs.Certificate): boolean => {
+  if (tsa.type === directoryName && (tsa.value as pkijs.RelativeDistinguishedNames).isEqual(signer.subject)) return true;
+  const altNames = signer.extensions?.find((ext) => ext.extnID === subjectAltNameOid)?.parsedValue as pkijs.AltName | undefined;
+  const wanted = generalNameDer(tsa);
+  return altNames?.altNames.some((name) => generalNameDer(name).equals(wanted)) ?? false;
+};
+
+/**
+ * TSTInfo version 1, and its optional `tsa` name naming the signer, as openssl ts -verify demands: a token
+ * claiming another TSA's name is refused rather than shown under the signer's. Null when so.
  */
 const tstInfoError = (token: ParsedToken, signer: pkijs.Certificate): string | null => {
   const { version, tsa } = token.tstInfo;
   if (version !== 1) return `Timestamp TSTInfo version is ${version}, not 1`;
-  if (tsa !== undefined && !(tsa.type === directoryName && (tsa.value as pkijs.RelativeDistinguishedNames).isEqual(signer.subject)))
-    return 'Timestamp names a TSA other than the certificate that signed it';
+  if (tsa !== undefined && !namesSigner(tsa, signer)) return 'Timestamp names a TSA other than the certificate that signed it';
   return null;
 };
 
