@@ -62,7 +62,8 @@ const ekuError = (certificate: pkijs.Certificate): string | null => {
 const directoryName = 4;
 const subjectAltNameOid = '2.5.29.17';
 
-const generalNameDer = (name: pkijs.GeneralName): Buffer => toBuffer(name.toSchema().toBER(false));
+// toSchema() of a parsed GeneralName is its block, never the schema-only Choice its type also allows.
+const generalNameDer = (name: pkijs.GeneralName): Buffer => toBuffer((name.toSchema() as unknown as asn1js.BaseBlock).toBER(false));
 
 /**
  * Whether a TSTInfo `tsa` name is one of the signer's names: its subject, or any entry of its subjectAltName
