@@ -6,14 +6,15 @@
  * deflate stream, so every entry is still one sequential stream (same bytes, SHA-256 and CRC-32 as one pass).
  */
 import { createReadStream, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { App } from '../app.ts';
-import { edgeSeq } from '../audit/store.ts';
+import { edgeSeq } from '../audit/evidence-rows.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
-import type { ChainLink, ChainLinker, LinkerState } from './chain-link.ts';
-import type { EvidenceTally, TallyState } from './clauses/evidence-tally.ts';
+import { databaseFile } from '../store/snapshot.ts';
+import type { ChainLinker } from './chain-link.ts';
+import type { EvidenceTally } from './clauses/evidence-tally.ts';
 import type { DeflatingFile } from './deflating-file.ts';
 import type { RangeTotals } from './range-pass.ts';
+import { type SegmentJob, type SegmentReply, type UpperPart, upperPartPath } from './segment-part.ts';
 import { cecWorkerUrl, plainEnv, spawnWorker, workerReachesStorage } from './spawn-worker.ts';
 import type { DateRange } from './types.ts';
 
@@ -25,38 +26,10 @@ import type { DateRange } from './types.ts';
  */
 export const segmentWorkerRecords = 100_000;
 
-/**
- * Rows per query on each thread of a split pass: two pages are in memory at once, and the worker's isolate
- * besides. At 1M records (load 7-11, interleaved pairs) peak RSS was 258-304 MB with 2000 rows, 249-291 MB with
- * 1000 and 240-248 MB with 500, with no CPU difference resolvable (more queries, fewer rows alive per collection).
- */
-export const splitPageRows = 500;
-
 /** A small young generation: the worker's garbage dies young, and a default-sized one adds resident memory. */
 const youngGenerationMb = 8;
 
-export type SegmentJob = {
-  readonly dataDir: string;
-  readonly env: Record<string, string>;
-  readonly projectId: string;
-  readonly range: DateRange;
-  /** The lower half's last in-range seq: the worker reads the in-range records after it. */
-  readonly after: number;
-  readonly workDir: string;
-  readonly tally: boolean;
-};
-export type UpperPart = RangeTotals & {
-  /** The stored link at `after`, as the worker read it: the lower half must end on exactly this link. */
-  readonly seed: ChainLink;
-  readonly linker: LinkerState;
-  readonly tally: TallyState | null;
-};
-export type SegmentReply = { readonly ok: true; readonly part: UpperPart } | { readonly ok: false; readonly message: string };
-
 const workerUrl = cecWorkerUrl('segment-range-worker');
-
-/** The worker's file for an entry's upper part (a schema key's records, or `witnesses`). */
-export const upperPartPath = (workDir: string, name: SchemaKey | 'witnesses'): string => join(workDir, `upper-${name}.part`);
 
 /**
  * Where to split the project's in-range records, or null (one thread): the last in-range seq at or below the
@@ -73,9 +46,14 @@ export const splitSeq = async (app: App, projectId: string, [from, to]: DateRang
 };
 
 /** Starts the worker on the records after `after`; `done` rejects when it fails, `stop` ends it early. */
-export const startUpperPart = (app: App, job: Omit<SegmentJob, 'dataDir' | 'env'>): { readonly done: Promise<UpperPart>; stop(): void } => {
+export const startUpperPart = (
+  app: App,
+  job: Omit<SegmentJob, 'sqliteFile' | 'dataDir' | 'env'>,
+): { readonly done: Promise<UpperPart>; stop(): void } => {
   if (workerUrl === null || app.dataDir === null) throw new Error('this build carries no segment-range-worker');
-  const workerData: SegmentJob = { ...job, dataDir: app.dataDir, env: plainEnv(app.env) };
+  // splitSeq checked that the env names this app's storage: on SQLite, the data dir's file (as openApp opens it).
+  const sqliteFile = app.database.dialect === 'sqlite' ? databaseFile(app.dataDir) : null;
+  const workerData: SegmentJob = { ...job, sqliteFile, dataDir: app.dataDir, env: plainEnv(app.env) };
   const worker = spawnWorker(workerUrl, { workerData, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } });
   const done = new Promise<UpperPart>((resolve, reject) => {
     worker.once('message', (reply: SegmentReply) =>
