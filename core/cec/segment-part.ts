@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { SchemaKey } from '../audit/types.ts';
 import type { ChainLink, LinkerState } from './chain-link.ts';
 import type { TallyState } from './clauses/evidence-tally.ts';
+import type { PartDigest } from './plain-file.ts';
 import type { RangeTotals } from './range-pass.ts';
 import type { DateRange } from './types.ts';
 
@@ -33,6 +34,8 @@ export type UpperPart = RangeTotals & {
   readonly seed: ChainLink;
   readonly linker: LinkerState;
   readonly tally: TallyState | null;
+  /** Each records part's CRC-32 and length, as the worker wrote it. */
+  readonly digests: Record<SchemaKey, PartDigest>;
 };
 export type SegmentReply = { readonly ok: true; readonly part: UpperPart } | { readonly ok: false; readonly message: string };
 

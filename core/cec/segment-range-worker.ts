@@ -11,7 +11,7 @@ import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import type { Queryable } from '../store/database.ts';
 import { readerOf } from '../store/sqlite-database.ts';
 import { EvidenceTally } from './clauses/evidence-tally.ts';
-import { PlainFile } from './plain-file.ts';
+import { type PartDigest, PlainFile } from './plain-file.ts';
 import { passRange } from './range-pass.ts';
 import { type SegmentJob, type SegmentReply, splitPageRows, upperPartPath } from './segment-part.ts';
 
@@ -55,8 +55,9 @@ const run = async (): Promise<SegmentReply> => {
         { records, witnesses },
         { tally, pageRows: splitPageRows },
       );
-      for (const file of files) file.finish();
-      return { ok: true, part: { ...totals, seed, linker: linker.state(), tally: tally?.state() ?? null } };
+      witnesses.finish();
+      const digests = Object.fromEntries(schemaKeys.map((key) => [key, records[key].finish()])) as Record<SchemaKey, PartDigest>;
+      return { ok: true, part: { ...totals, seed, linker: linker.state(), tally: tally?.state() ?? null, digests } };
     } finally {
       await storage.close();
     }

@@ -13,6 +13,7 @@ import { databaseFile } from '../store/snapshot.ts';
 import type { ChainLinker } from './chain-link.ts';
 import type { EvidenceTally } from './clauses/evidence-tally.ts';
 import type { DeflatingFile } from './deflating-file.ts';
+import type { PartDigest } from './plain-file.ts';
 import type { RangeTotals } from './range-pass.ts';
 import { type SegmentJob, type SegmentReply, type UpperPart, upperPartPath } from './segment-part.ts';
 import { cecWorkerUrl, plainEnv, spawnWorker, workerReachesStorage } from './spawn-worker.ts';
@@ -66,13 +67,29 @@ export const startUpperPart = (
   return { done, stop: () => void worker.terminate() };
 };
 
-/** Streams a part file into an entry's deflater after what the lower half wrote, then removes it. */
-const appendPart = async (file: DeflatingFile, path: string, dropLeadingComma: boolean): Promise<void> => {
-  let first = dropLeadingComma;
+/**
+ * Streams a part file into an entry's deflater after what the lower half wrote, then removes it. A records part
+ * comes with the CRC-32 the worker computed (`digest`), which is combined instead of CRC'ing the bytes again; the
+ * witnesses part may lose its first byte, so it is CRC'd here.
+ */
+const appendPart = async (
+  file: DeflatingFile,
+  path: string,
+  part: { readonly digest: PartDigest } | { readonly dropLeadingComma: boolean },
+): Promise<void> => {
+  const digest = 'digest' in part ? part.digest : null;
+  let first = 'dropLeadingComma' in part && part.dropLeadingComma;
+  let size = 0;
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    file.append(first ? (chunk as Buffer).subarray(1) : (chunk as Buffer));
+    const bytes = first ? (chunk as Buffer).subarray(1) : (chunk as Buffer);
+    file.append(bytes, digest !== null);
+    size += bytes.length;
     first = false;
     await file.drained();
+  }
+  if (digest !== null) {
+    if (size !== digest.size) throw new Error(`segment worker: ${path} holds ${size} bytes, not the ${digest.size} it wrote`);
+    file.addCrc(digest);
   }
   rmSync(path);
 };
@@ -97,8 +114,8 @@ export const joinUpperPart = async (
     tally.merge(upper.tally);
   }
   await Promise.all([
-    ...schemaKeys.map((key) => appendPart(out.files[key], upperPartPath(out.workDir, key), false)),
-    appendPart(out.witnesses, upperPartPath(out.workDir, 'witnesses'), lower.witnesses === 0),
+    ...schemaKeys.map((key) => appendPart(out.files[key], upperPartPath(out.workDir, key), { digest: upper.digests[key] })),
+    appendPart(out.witnesses, upperPartPath(out.workDir, 'witnesses'), { dropLeadingComma: lower.witnesses === 0 }),
   ]);
   return {
     records: lower.records + upper.records,
