@@ -20,12 +20,13 @@ import { cecWorkerUrl, plainEnv, spawnWorker, workerReachesStorage } from './spa
 import type { DateRange } from './types.ts';
 
 /**
- * From this many in-range records the pass is split. Below it the worker is the critical path: its start-up
- * (~0.3 s of CPU to start an isolate and load the bundled app) plus its half at ~20 us a row outlasts the one
- * thread's pass at ~18.5 us a row until ~60k records, and the split costs 15-20% more CPU (the part files'
- * round trip), which a loaded machine pays in wall time (per-thread CPU at 50k, 150k and 1M: docs/decisions.md).
+ * From this many in-range records the pass is split. The worker now starts in tens of ms (no app: see
+ * segment-range-worker.ts), so what is left against it is the part files' round trip (the building thread
+ * hashes and deflates the upper half after its own) and ~10-20% more CPU. Building-thread CPU inside the build,
+ * one thread vs split (docs/decisions.md, "sixth pass"): 20k records 0.43-0.54 s vs 0.31-0.34 s, 50k 0.80-1.10 s
+ * vs 0.56-0.69 s; below ~20k the fixed costs (start-up, keys, the ZIP) are most of the build.
  */
-export const segmentWorkerRecords = 100_000;
+export const segmentWorkerRecords = 20_000;
 
 /** A small young generation: the worker's garbage dies young, and a default-sized one adds resident memory. */
 const youngGenerationMb = 8;
