@@ -34,8 +34,14 @@ const youngGenerationMb = 8;
 const workerUrl = cecWorkerUrl('segment-range-worker');
 
 /**
- * Where to split the project's in-range records, or null (one thread): the last in-range seq at or below the
- * middle of the in-range seqs, so each half re-hashes about half the chain (records and witnesses alike).
+ * The building thread's share of the in-range seqs: less than half, because after its own part it also hashes
+ * and deflates the worker's (the join), and it feeds the deflaters all along.
+ */
+export const lowerShare = 0.45;
+
+/**
+ * Where to split the project's in-range records, or null (one thread): the last in-range seq at or below
+ * `lowerShare` of the way through the in-range seqs (records and witnesses alike).
  */
 export const splitSeq = async (app: App, projectId: string, [from, to]: DateRange): Promise<number | null> => {
   if (workerUrl === null || app.dataDir === null || !workerReachesStorage(app)) return null;
@@ -43,7 +49,7 @@ export const splitSeq = async (app: App, projectId: string, [from, to]: DateRang
   const first = await edgeSeq(app.database, q, 'asc');
   const last = await edgeSeq(app.database, q, 'desc');
   if (first === null || last === null) return null;
-  const split = await edgeSeq(app.database, q, 'desc', { after: 0, through: Math.floor((first + last) / 2) });
+  const split = await edgeSeq(app.database, q, 'desc', { after: 0, through: first + Math.floor((last - first) * lowerShare) });
   return split === null || split >= last ? null : split;
 };
 
