@@ -1,12 +1,11 @@
-import { AppError } from '../errors.ts';
-import type { Queryable } from '../store/database.ts';
-import { isSchemaKey } from './types.ts';
-import type { EvidenceRecord, SchemaKey } from './types.ts';
-
 /**
  * Reading stored evidence rows in chain order, with no validation schemas: the bundle build's segment worker
  * loads this (not store.ts, whose input schemas and chain writer bring zod) so that it starts in tens of ms.
  */
+import { AppError } from '../errors.ts';
+import type { Queryable } from '../store/database.ts';
+import { isSchemaKey } from './types.ts';
+import type { EvidenceRecord, SchemaKey } from './types.ts';
 
 export const recordColumns = 'seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash';
 

@@ -1,9 +1,10 @@
 /**
- * The upper half of a split bundle-build pass (segment-split.ts): on its own connection to the parent's storage
+ * The upper part of a split bundle-build pass (segment-split.ts): on its own connection to the parent's storage,
  * re-hashes, re-links and encodes the in-range records after `job.after` into plain per-entry files, and replies
- * with its totals, chain verdict and clause-map tally. On SQLite it opens a read-only connection and nothing of
- * the app (no zod, no app graph: a worker starting in tens of ms lets the split pay from fewer records); on
- * PostgreSQL it opens the app (openApp: pool, TLS and schema settings from the env), loaded only then.
+ * with its totals, chain verdict, clause-map tally and each part's CRC-32. On SQLite it opens a read-only
+ * connection and nothing of the app (no zod, no app graph: a worker starting in tens of ms lets the split pay
+ * from fewer records); on PostgreSQL it opens the app (openApp: pool, TLS and schema settings from the env),
+ * loaded only then.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { chainRows } from '../audit/evidence-rows.ts';
