@@ -29,7 +29,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { type App, createApp, openDatabaseApp } from '../core/app.ts';
-import { recordColumns } from '../core/audit/chain-writer.ts';
+import { recordColumns } from '../core/audit/evidence-rows.ts';
 import { examplePayloads } from '../core/audit/examples.ts';
 import { appendEvidence } from '../core/audit/store.ts';
 import { schemaKeys } from '../core/audit/types.ts';

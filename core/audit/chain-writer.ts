@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { Database, Queryable, SqlValue } from '../store/database.ts';
 import type { Db } from '../store/db.ts';
+import { recordColumns } from './evidence-rows.ts';
 import { GENESIS_HASH, canonicalHashInput, hashOfCanonicalInput, needsNoEscape, plainHashInput } from './chain.ts';
 import type { PreparedInput } from './input.ts';
 import type { EvidenceRecord } from './types.ts';
@@ -11,7 +12,6 @@ import type { EvidenceRecord } from './types.ts';
  * once in `ChainLinker`; `attempt` only decides how rows reach the database.
  */
 
-export const recordColumns = 'seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash';
 const headRow = z.object({ head_seq: z.number(), head_hash: z.string() });
 const headSql = 'SELECT head_seq, head_hash FROM audit_chain_heads WHERE project_id = ?';
 const setHeadSql = `INSERT INTO audit_chain_heads (project_id, head_seq, head_hash, updated_at) VALUES (?, ?, ?, ?)

@@ -3,8 +3,9 @@
  * row schema `evidenceRow` does, field by field, so reading rows as arrays skipped no check.
  */
 import { describe, expect, it } from 'vitest';
-import { recordColumns } from './chain-writer.ts';
-import { evidenceRow, evidenceTuple } from './store.ts';
+import { recordColumns } from './evidence-rows.ts';
+import { evidenceRow } from './store.ts';
+import { evidenceTuple } from './evidence-rows.ts';
 
 const good = {
   seq: 7,

@@ -1,5 +1,6 @@
 import type { App } from '../app.ts';
-import { type EvidenceFilter, evidenceRows, rowToRecord } from './store.ts';
+import { rowToRecord } from './store.ts';
+import { type EvidenceFilter, evidenceRows } from './evidence-rows.ts';
 
 /**
  * A project's records as NDJSON lines (full records: seq, hashes, payload), in chain order, filtered like

@@ -9,7 +9,8 @@ import { importNdjson } from './import.ts';
 import { projectIdSchema } from './input.ts';
 import type { ImportResult } from './import.ts';
 import { maxAppendBatch } from './ops.ts';
-import { appendEvidence, dayBounds } from './store.ts';
+import { appendEvidence } from './store.ts';
+import { dayBounds } from './evidence-rows.ts';
 import { schemaKeys } from './types.ts';
 import type { EvidenceInput, EvidenceRecord } from './types.ts';
 

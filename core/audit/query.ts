@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { App } from '../app.ts';
-import { recordColumns } from './chain-writer.ts';
-import { evidenceRow, rowToRecord, timeFilter } from './store.ts';
+import { recordColumns } from './evidence-rows.ts';
+import { evidenceRow, rowToRecord } from './store.ts';
+import { timeFilter } from './evidence-rows.ts';
 import { schemaKeys } from './types.ts';
 import type { EvidenceRecord, SchemaKey } from './types.ts';
 

@@ -6,7 +6,8 @@ import { AppError } from '../errors.ts';
 import { type TestBackend, appPerTest, testBackends } from '../test-support/backends.ts';
 import { GENESIS_HASH, computeRecordHash, hashWithCanonicalPayload, jcs } from './chain.ts';
 import { examplePayloads, exampleEvidence } from './examples.ts';
-import { appendEvidence, chainRows, countEvidence, evidenceRows } from './store.ts';
+import { appendEvidence, countEvidence } from './store.ts';
+import { chainRows, evidenceRows } from './evidence-rows.ts';
 import type { EvidenceInput } from './types.ts';
 import { verifyChain } from './verify.ts';
 

@@ -3,7 +3,8 @@ import { appPerTest, testBackends } from '../test-support/backends.ts';
 import { examplePayloads } from './examples.ts';
 import { storableInUtc } from './input.ts';
 import { queryEvidence } from './query.ts';
-import { appendEvidence, countEvidence, dayBounds, evidenceRows, timeFilter } from './store.ts';
+import { appendEvidence, countEvidence } from './store.ts';
+import { dayBounds, evidenceRows, timeFilter } from './evidence-rows.ts';
 
 describe('dayBounds and timeFilter', () => {
   it('give the half-open range [first midnight, midnight after the last day), with no sentinel for an open end', () => {

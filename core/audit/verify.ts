@@ -4,8 +4,9 @@ import { AppError } from '../errors.ts';
 import { GENESIS_HASH, computeRecordHash, hashWithCanonicalPayload } from './chain.ts';
 import type { Queryable } from '../store/database.ts';
 import { chainHead } from './chain-writer.ts';
-import { chainRows, rowToRecord } from './store.ts';
-import type { EvidenceRow } from './store.ts';
+import { rowToRecord } from './store.ts';
+import { chainRows } from './evidence-rows.ts';
+import type { EvidenceRow } from './evidence-rows.ts';
 
 export type ChainVerification = {
   project_id: string;

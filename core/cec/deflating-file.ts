@@ -3,6 +3,8 @@ import { createWriteStream, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { crc32, createDeflateRaw, type DeflateRaw } from 'node:zlib';
+import { crc32Combine } from './crc32-combine.ts';
+import type { PartDigest } from './plain-file.ts';
 import { Utf8Chunks } from './utf8-chunks.ts';
 
 /** A finished entry body: raw deflate data in `path`, with the digest, CRC and size of the uncompressed bytes. */
@@ -48,15 +50,23 @@ export class DeflatingFile {
     return this.#text.writeSpliced(text, skipBytes, head, see);
   }
 
-  /** Appends bytes already encoded (the upper part of a split pass, read back from its file), after the text so far. */
-  append(bytes: Buffer): void {
+  /**
+   * Appends bytes already encoded (the upper part of a split pass, read back from its file), after the text so
+   * far. `crcLater`: their writer CRC'd them, and the caller adds that CRC with `addCrc` once they are all in.
+   */
+  append(bytes: Buffer, crcLater = false): void {
     this.#text.flush();
-    if (bytes.length > 0) this.#deliver(bytes);
+    if (bytes.length > 0) this.#deliver(bytes, !crcLater);
   }
 
-  #deliver(bytes: Buffer): void {
+  /** Extends the CRC-32 by that of a part appended with `crcLater` (nothing may be written in between). */
+  addCrc(part: PartDigest): void {
+    this.#crc = crc32Combine(this.#crc, part.crc32, part.size);
+  }
+
+  #deliver(bytes: Buffer, checksum = true): void {
     this.#hash.update(bytes);
-    this.#crc = crc32(bytes, this.#crc);
+    if (checksum) this.#crc = crc32(bytes, this.#crc);
     this.#size += bytes.length;
     this.#deflate.write(bytes);
   }

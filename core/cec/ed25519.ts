@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { join } from 'node:path';
 import type { JWK } from 'jose';
 import { z } from 'zod';
@@ -15,13 +15,24 @@ export type AttestationKey = {
 };
 
 /**
- * jose is imported on first use: `svc verify --key` (HMAC only) never signs, verifies a JWS or computes a
- * thumbprint, and importing jose was ~5-10 ms of its start-up (docs/decisions.md, "Verify speed, fifth pass").
+ * jose is imported on first use, for verifying only: `svc verify --key` (HMAC only) never verifies a JWS, and
+ * importing jose was ~5-10 ms of its start-up (docs/decisions.md, "Verify speed, fifth pass"). A bundle build
+ * thumbprints and signs with node:crypto: loading jose there was ~75 ms before the pass began ("sixth pass").
  */
 const jose = () => import('jose');
 
-/** RFC 7638 thumbprint (SHA-256, base64url) of a public JWK: the key id everywhere keys are named. */
-export const jwkThumbprint = async (jwk: JWK): Promise<string> => (await jose()).calculateJwkThumbprint(jwk, 'sha256');
+const base64url = (bytes: Uint8Array | string): string => Buffer.from(bytes).toString('base64url');
+
+/**
+ * RFC 7638 thumbprint (SHA-256, base64url) of a public JWK: the key id everywhere keys are named. An OKP key's
+ * required members in lexicographic order, no whitespace (jose's calculateJwkThumbprint gives the same).
+ */
+export const jwkThumbprint = async (jwk: JWK): Promise<string> => {
+  if (jwk.kty !== 'OKP' || typeof jwk.crv !== 'string' || typeof jwk.x !== 'string') throw new TypeError('not an OKP public JWK');
+  return createHash('sha256')
+    .update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x }))
+    .digest('base64url');
+};
 
 const publicJwkSchema = z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().min(40).max(60) });
 
@@ -52,8 +63,11 @@ export const attestationKey = (app: App): Promise<AttestationKey> =>
   service(app, 'cec.attestationKey', (current) => fromPrivate(loadOrCreate(current)));
 
 /** Compact JWS (alg EdDSA) over the given payload bytes. */
-export const signJws = async (key: AttestationKey, payload: Uint8Array): Promise<string> =>
-  new (await jose()).CompactSign(payload).setProtectedHeader({ alg: 'EdDSA', kid: key.kid }).sign(key.privateKey);
+export const signJws = async (key: AttestationKey, payload: Uint8Array): Promise<string> => {
+  // RFC 7515 compact serialization; Ed25519 signatures are deterministic, so these are jose's bytes too.
+  const input = `${base64url(JSON.stringify({ alg: 'EdDSA', kid: key.kid }))}.${base64url(payload)}`;
+  return `${input}.${base64url(sign(null, Buffer.from(input), key.privateKey))}`;
+};
 
 /** Parses an untrusted public JWK (Ed25519 only). Returns null when it is not one. */
 export const parsePublicJwk = (value: unknown): JWK | null => {

@@ -1,14 +1,21 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { Utf8Chunks } from './utf8-chunks.ts';
+
+/** The CRC-32 and length of the bytes a PlainFile wrote. */
+export type PartDigest = { readonly crc32: number; readonly size: number };
 
 /**
  * Text appended to a file as UTF-8, a 1 MiB buffer at a time, by synchronous writes: the segment worker's
  * NDJSON parts (its thread does nothing else meanwhile). Same sink shape as DeflatingFile for the range pass.
+ * It CRCs what it writes, so that the building thread need not (crc32-combine.ts).
  */
 export class PlainFile {
   readonly #fd: number;
   readonly #text = new Utf8Chunks((bytes) => this.#writeAll(bytes), false);
   #open = true;
+  #crc = 0;
+  #size = 0;
 
   constructor(readonly path: string) {
     this.#fd = openSync(path, 'wx', 0o600);
@@ -27,14 +34,17 @@ export class PlainFile {
   async drained(): Promise<void> {}
 
   #writeAll(bytes: Buffer): void {
+    this.#crc = crc32(bytes, this.#crc);
+    this.#size += bytes.length;
     let written = 0;
     while (written < bytes.length) written += writeSync(this.#fd, bytes, written, bytes.length - written);
   }
 
   /** Flushes and closes; call `close` instead after a failure. */
-  finish(): void {
+  finish(): PartDigest {
     this.#text.flush();
     this.close();
+    return { crc32: this.#crc, size: this.#size };
   }
 
   close(): void {

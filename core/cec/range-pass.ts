@@ -1,7 +1,7 @@
-import type { App } from '../app.ts';
 import { canonicalHashInput, hashOfCanonicalBytes, hashOfCanonicalInput, needsNoEscape, quoteField } from '../audit/chain.ts';
-import { chainRows, type EvidenceRow, evidencePages, type SeqSpan } from '../audit/store.ts';
+import { chainRows, type EvidenceRow, evidencePages, type SeqSpan } from '../audit/evidence-rows.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
+import type { Queryable } from '../store/database.ts';
 import { type ChainLink, ChainLinker } from './chain-link.ts';
 import type { EvidenceTally } from './clauses/evidence-tally.ts';
 import type { DateRange } from './types.ts';
@@ -70,7 +70,7 @@ const writeRecord = (row: EvidenceRow, sink: RecordSink, linker: ChainLinker): v
  * with a comma (the building thread drops the first when the lower part wrote none).
  */
 export const passRange = async (
-  app: App,
+  db: Queryable,
   projectId: string,
   [from, to]: DateRange,
   span: SeqSpan,
@@ -94,7 +94,7 @@ export const passRange = async (
   let lastSeq = after?.seq ?? 0;
 
   const witnessGap = async (fromSeq: number, toSeq: number): Promise<void> => {
-    for await (const row of chainRows(app.database, projectId, fromSeq, toSeq)) {
+    for await (const row of chainRows(db, projectId, fromSeq, toSeq)) {
       checkWitness(row, linker);
       const comma = after !== null || witnesses > 0 ? ',' : '';
       sinks.witnesses.write(`${comma}{"seq":${row.seq},"hash":"${row.hash}","prev_hash":"${row.prev_hash}"}`);
@@ -102,9 +102,9 @@ export const passRange = async (
     }
   };
 
-  // Pages in seq order from app.database (SQLite or PostgreSQL); appends only add higher seqs, so a build
+  // Pages in seq order from `db` (SQLite or PostgreSQL); appends only add higher seqs, so a build
   // running beside them reads a consistent prefix of the chain.
-  for await (const page of evidencePages(app.database, { projectId, from, to }, pageRows, span)) {
+  for await (const page of evidencePages(db, { projectId, from, to }, pageRows, span)) {
     for (const row of page) {
       if (firstSeq === null && after === null) firstSeq = row.seq;
       else if (row.seq > lastSeq + 1) await witnessGap(lastSeq + 1, row.seq - 1);

@@ -6,7 +6,8 @@ import { chainProofHead, chainProofTail } from './chain-proof.ts';
 import type { EvidenceTally } from './clauses/evidence-tally.ts';
 import { type DeflatedFile, DeflatingFile } from './deflating-file.ts';
 import { passRange, type RangeTotals, rowsPerPage } from './range-pass.ts';
-import { joinUpperPart, segmentWorkerRecords, splitPageRows, splitSeq, startUpperPart } from './segment-split.ts';
+import { splitPageRows } from './segment-part.ts';
+import { joinUpperPart, segmentWorkerRecords, splitSeq, startUpperPart } from './segment-split.ts';
 import type { DateRange } from './types.ts';
 
 const progressEvery = 25_000;
@@ -73,7 +74,7 @@ export const collectSegment = async (
     const span = { after: 0, through: split ?? Number.MAX_SAFE_INTEGER };
     const pageRows = split === null ? rowsPerPage : splitPageRows;
     const sinks = { records: files, witnesses: witnessFile };
-    const lower = await passRange(app, projectId, range, span, null, sinks, { tally, onPage, pageRows });
+    const lower = await passRange(app.database, projectId, range, span, null, sinks, { tally, onPage, pageRows });
     linker = lower.linker;
     totals =
       upper === null ? lower : await joinUpperPart(lower, linker, await upper.done, { files, witnesses: witnessFile, workDir }, tally);

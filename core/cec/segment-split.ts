@@ -6,61 +6,42 @@
  * deflate stream, so every entry is still one sequential stream (same bytes, SHA-256 and CRC-32 as one pass).
  */
 import { createReadStream, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { App } from '../app.ts';
-import { edgeSeq } from '../audit/store.ts';
+import { edgeSeq } from '../audit/evidence-rows.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
-import type { ChainLink, ChainLinker, LinkerState } from './chain-link.ts';
-import type { EvidenceTally, TallyState } from './clauses/evidence-tally.ts';
+import { databaseFile } from '../store/snapshot.ts';
+import type { ChainLinker } from './chain-link.ts';
+import type { EvidenceTally } from './clauses/evidence-tally.ts';
 import type { DeflatingFile } from './deflating-file.ts';
+import type { PartDigest } from './plain-file.ts';
 import type { RangeTotals } from './range-pass.ts';
+import { type SegmentJob, type SegmentReply, type UpperPart, upperPartPath } from './segment-part.ts';
 import { cecWorkerUrl, plainEnv, spawnWorker, workerReachesStorage } from './spawn-worker.ts';
 import type { DateRange } from './types.ts';
 
 /**
- * From this many in-range records the pass is split. Below it the worker is the critical path: its start-up
- * (~0.3 s of CPU to start an isolate and load the bundled app) plus its half at ~20 us a row outlasts the one
- * thread's pass at ~18.5 us a row until ~60k records, and the split costs 15-20% more CPU (the part files'
- * round trip), which a loaded machine pays in wall time (per-thread CPU at 50k, 150k and 1M: docs/decisions.md).
+ * From this many in-range records the pass is split. The worker now starts in tens of ms (no app: see
+ * segment-range-worker.ts), so what is left against it is the part files' round trip (the building thread
+ * hashes and deflates the upper half after its own) and ~10-20% more CPU. Building-thread CPU inside the build,
+ * one thread vs split (docs/decisions.md, "sixth pass"): 20k records 0.43-0.54 s vs 0.31-0.34 s, 50k 0.80-1.10 s
+ * vs 0.56-0.69 s; below ~20k the fixed costs (start-up, keys, the ZIP) are most of the build.
  */
-export const segmentWorkerRecords = 100_000;
-
-/**
- * Rows per query on each thread of a split pass: two pages are in memory at once, and the worker's isolate
- * besides. At 1M records (load 7-11, interleaved pairs) peak RSS was 258-304 MB with 2000 rows, 249-291 MB with
- * 1000 and 240-248 MB with 500, with no CPU difference resolvable (more queries, fewer rows alive per collection).
- */
-export const splitPageRows = 500;
+export const segmentWorkerRecords = 20_000;
 
 /** A small young generation: the worker's garbage dies young, and a default-sized one adds resident memory. */
 const youngGenerationMb = 8;
 
-export type SegmentJob = {
-  readonly dataDir: string;
-  readonly env: Record<string, string>;
-  readonly projectId: string;
-  readonly range: DateRange;
-  /** The lower half's last in-range seq: the worker reads the in-range records after it. */
-  readonly after: number;
-  readonly workDir: string;
-  readonly tally: boolean;
-};
-export type UpperPart = RangeTotals & {
-  /** The stored link at `after`, as the worker read it: the lower half must end on exactly this link. */
-  readonly seed: ChainLink;
-  readonly linker: LinkerState;
-  readonly tally: TallyState | null;
-};
-export type SegmentReply = { readonly ok: true; readonly part: UpperPart } | { readonly ok: false; readonly message: string };
-
 const workerUrl = cecWorkerUrl('segment-range-worker');
 
-/** The worker's file for an entry's upper part (a schema key's records, or `witnesses`). */
-export const upperPartPath = (workDir: string, name: SchemaKey | 'witnesses'): string => join(workDir, `upper-${name}.part`);
+/**
+ * The building thread's share of the in-range seqs: less than half, because after its own part it also hashes
+ * and deflates the worker's (the join), and it feeds the deflaters all along.
+ */
+export const lowerShare = 0.45;
 
 /**
- * Where to split the project's in-range records, or null (one thread): the last in-range seq at or below the
- * middle of the in-range seqs, so each half re-hashes about half the chain (records and witnesses alike).
+ * Where to split the project's in-range records, or null (one thread): the last in-range seq at or below
+ * `lowerShare` of the way through the in-range seqs (records and witnesses alike).
  */
 export const splitSeq = async (app: App, projectId: string, [from, to]: DateRange): Promise<number | null> => {
   if (workerUrl === null || app.dataDir === null || !workerReachesStorage(app)) return null;
@@ -68,14 +49,19 @@ export const splitSeq = async (app: App, projectId: string, [from, to]: DateRang
   const first = await edgeSeq(app.database, q, 'asc');
   const last = await edgeSeq(app.database, q, 'desc');
   if (first === null || last === null) return null;
-  const split = await edgeSeq(app.database, q, 'desc', { after: 0, through: Math.floor((first + last) / 2) });
+  const split = await edgeSeq(app.database, q, 'desc', { after: 0, through: first + Math.floor((last - first) * lowerShare) });
   return split === null || split >= last ? null : split;
 };
 
 /** Starts the worker on the records after `after`; `done` rejects when it fails, `stop` ends it early. */
-export const startUpperPart = (app: App, job: Omit<SegmentJob, 'dataDir' | 'env'>): { readonly done: Promise<UpperPart>; stop(): void } => {
+export const startUpperPart = (
+  app: App,
+  job: Omit<SegmentJob, 'sqliteFile' | 'dataDir' | 'env'>,
+): { readonly done: Promise<UpperPart>; stop(): void } => {
   if (workerUrl === null || app.dataDir === null) throw new Error('this build carries no segment-range-worker');
-  const workerData: SegmentJob = { ...job, dataDir: app.dataDir, env: plainEnv(app.env) };
+  // splitSeq checked that the env names this app's storage: on SQLite, the data dir's file (as openApp opens it).
+  const sqliteFile = app.database.dialect === 'sqlite' ? databaseFile(app.dataDir) : null;
+  const workerData: SegmentJob = { ...job, sqliteFile, dataDir: app.dataDir, env: plainEnv(app.env) };
   const worker = spawnWorker(workerUrl, { workerData, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } });
   const done = new Promise<UpperPart>((resolve, reject) => {
     worker.once('message', (reply: SegmentReply) =>
@@ -88,13 +74,29 @@ export const startUpperPart = (app: App, job: Omit<SegmentJob, 'dataDir' | 'env'
   return { done, stop: () => void worker.terminate() };
 };
 
-/** Streams a part file into an entry's deflater after what the lower half wrote, then removes it. */
-const appendPart = async (file: DeflatingFile, path: string, dropLeadingComma: boolean): Promise<void> => {
-  let first = dropLeadingComma;
+/**
+ * Streams a part file into an entry's deflater after what the lower half wrote, then removes it. A records part
+ * comes with the CRC-32 the worker computed (`digest`), which is combined instead of CRC'ing the bytes again; the
+ * witnesses part may lose its first byte, so it is CRC'd here.
+ */
+const appendPart = async (
+  file: DeflatingFile,
+  path: string,
+  part: { readonly digest: PartDigest } | { readonly dropLeadingComma: boolean },
+): Promise<void> => {
+  const digest = 'digest' in part ? part.digest : null;
+  let first = 'dropLeadingComma' in part && part.dropLeadingComma;
+  let size = 0;
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    file.append(first ? (chunk as Buffer).subarray(1) : (chunk as Buffer));
+    const bytes = first ? (chunk as Buffer).subarray(1) : (chunk as Buffer);
+    file.append(bytes, digest !== null);
+    size += bytes.length;
     first = false;
     await file.drained();
+  }
+  if (digest !== null) {
+    if (size !== digest.size) throw new Error(`segment worker: ${path} holds ${size} bytes, not the ${digest.size} it wrote`);
+    file.addCrc(digest);
   }
   rmSync(path);
 };
@@ -119,8 +121,8 @@ export const joinUpperPart = async (
     tally.merge(upper.tally);
   }
   await Promise.all([
-    ...schemaKeys.map((key) => appendPart(out.files[key], upperPartPath(out.workDir, key), false)),
-    appendPart(out.witnesses, upperPartPath(out.workDir, 'witnesses'), lower.witnesses === 0),
+    ...schemaKeys.map((key) => appendPart(out.files[key], upperPartPath(out.workDir, key), { digest: upper.digests[key] })),
+    appendPart(out.witnesses, upperPartPath(out.workDir, 'witnesses'), { dropLeadingComma: lower.witnesses === 0 }),
   ]);
   return {
     records: lower.records + upper.records,

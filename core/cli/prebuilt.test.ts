@@ -66,6 +66,22 @@ describe('the prebuilt CLI', () => {
     expect(run.modules.filter((path) => /node_modules\/zod\/v4\/locales\/(?!en\.js$)/.test(path))).toEqual([]);
   }, 60_000);
 
+  it('gives the segment worker none of the app on SQLite: its static imports hold no zod, app or store', () => {
+    const held: Record<string, string[]> = JSON.parse(readFileSync(join(outdir, 'cli-chunks.json'), 'utf8'));
+    const reached = new Set<string>();
+    const walk = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      // Static imports only: PostgreSQL's openApp is a dynamic import, loaded when the worker needs it.
+      for (const [, chunk] of readFileSync(join(outdir, file), 'utf8').matchAll(/^(?:import|export)\b[^;]*?"\.\/([^"]+)"/gm))
+        walk(chunk as string);
+    };
+    walk('segment-range-worker.mjs');
+    const sources = [...reached].flatMap((file) => held[file] ?? []);
+    expect(sources).toContain('core/cec/range-pass.ts');
+    expect(sources.filter((path) => /node_modules\/zod\/|^core\/app\.ts$|^core\/audit\/store\.ts$/.test(path))).toEqual([]);
+  });
+
   it('builds a bundle through the prebuilt build worker, and the bundle verifies', async () => {
     const app = tempApp();
     try {

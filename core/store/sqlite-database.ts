@@ -74,9 +74,7 @@ const directQueryable = (db: Db): Queryable => {
  */
 const snapshotOf = async (db: Db, shared: Queryable): Promise<ReadSnapshot> => {
   if (db.memory) return { ...shared, close: async () => {} };
-  const nativeBinding = process.env.SVC_SQLITE_NATIVE_BINDING;
-  const reader = new BetterSqlite3(db.name, { readonly: true, ...(nativeBinding ? { nativeBinding } : {}) });
-  reader.pragma('busy_timeout = 5000');
+  const reader = openReader(db.name);
   reader.exec('BEGIN DEFERRED');
   return {
     ...directQueryable(reader),
@@ -86,6 +84,22 @@ const snapshotOf = async (db: Db, shared: Queryable): Promise<ReadSnapshot> => {
       reader.close();
     },
   };
+};
+
+const openReader = (file: string): Db => {
+  const nativeBinding = process.env.SVC_SQLITE_NATIVE_BINDING;
+  const reader = new BetterSqlite3(file, { readonly: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  reader.pragma('busy_timeout = 5000');
+  return reader;
+};
+
+/**
+ * A read-only connection to a database file, without the app: the bundle build's segment worker reads its part
+ * of the chain through it, beside the app's connection (WAL: readers never wait for the writer).
+ */
+export const readerOf = (file: string): Queryable & { close(): void } => {
+  const reader = openReader(file);
+  return { ...directQueryable(reader), close: () => reader.close() };
 };
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appendEvidence, evidenceRows } from '../../audit/store.ts';
+import { appendEvidence } from '../../audit/store.ts';
+import { evidenceRows } from '../../audit/evidence-rows.ts';
 import { invoke } from '../../ops/dispatch.ts';
 import { testBackends } from '../../test-support/backends.ts';
 import { bundleAppPerTest, samplePayloads, seedDays } from '../test-support.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { KeyEvidence } from './assess.ts';
+import type { KeyEvidence } from './key-evidence.ts';
 import type { FrameworkId } from './types.ts';
 
 /**

@@ -1,5 +1,6 @@
 import type { App } from '../../app.ts';
-import { assessEvidence, assessmentCounts, type EvidenceAssessment } from './assess.ts';
+import { assessEvidence, assessmentCounts } from './assess.ts';
+import type { EvidenceAssessment } from './key-evidence.ts';
 import type { AssessmentWindow, Cadence } from './cadence.ts';
 import { cadencesOf, projectCadences } from './cadence-store.ts';
 import { assessmentWindow, computeClauseMap } from './compute.ts';

@@ -5,7 +5,7 @@ import { schemaKeys } from '../../audit/types.ts';
 import { AppError } from '../../errors.ts';
 import { unknownMappedClauses } from './catalog.ts';
 import { mappingTablesMarkdown } from './mapping-doc.ts';
-import { type EvidenceAssessment, emptyKeyEvidence } from './assess.ts';
+import { type EvidenceAssessment, emptyKeyEvidence } from './key-evidence.ts';
 import { defaultCadences } from './cadence.ts';
 import { keyVerdicts } from './compute.ts';
 import {

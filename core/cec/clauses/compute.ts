@@ -1,5 +1,5 @@
 import { schemaKeys } from '../../audit/types.ts';
-import type { EvidenceAssessment, KeyEvidence } from './assess.ts';
+import type { EvidenceAssessment, KeyEvidence } from './key-evidence.ts';
 import { type AssessmentWindow, type Cadence, checkCadence } from './cadence.ts';
 import { frameworkClauses } from './catalog.ts';
 import { outcomeRules } from './outcome-rules.ts';

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { examplePayloads } from '../../audit/examples.ts';
-import { appendEvidence, type EvidenceRow, evidenceRows } from '../../audit/store.ts';
+import { appendEvidence } from '../../audit/store.ts';
+import { type EvidenceRow, evidenceRows } from '../../audit/evidence-rows.ts';
 import type { SchemaKey } from '../../audit/types.ts';
 import type { App } from '../../app.ts';
 import { appPerTest, testBackends } from '../../test-support/backends.ts';

@@ -1,6 +1,6 @@
-import type { EvidenceRow } from '../../audit/store.ts';
+import type { EvidenceRow } from '../../audit/evidence-rows.ts';
 import { type SchemaKey, schemaKeys } from '../../audit/types.ts';
-import { type EvidenceAssessment, emptyKeyEvidence, type KeyEvidence, keyEvidenceOf, type MonthTally } from './assess.ts';
+import { type EvidenceAssessment, emptyKeyEvidence, type KeyEvidence, keyEvidenceOf, type MonthTally } from './key-evidence.ts';
 import { outcomeRules, type ParsedFields } from './outcome-rules.ts';
 import type { RecordRef } from './types.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { schemaKeys } from '../../audit/types.ts';
-import type { EvidenceAssessment, KeyEvidence } from './assess.ts';
+import type { EvidenceAssessment, KeyEvidence } from './key-evidence.ts';
 import { type AssessmentWindow, type Cadence, defaultCadences } from './cadence.ts';
 import { frameworkClauses } from './catalog.ts';
 import { computeClauseMap } from './compute.ts';
