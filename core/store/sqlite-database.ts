@@ -1,4 +1,4 @@
-import { closeSync, fsync, openSync } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
 import BetterSqlite3, { type Statement } from 'better-sqlite3';
 import {
   CommittedNotSynced,
@@ -90,18 +90,15 @@ const snapshotOf = async (db: Db, shared: Queryable): Promise<ReadSnapshot> => {
 
 /**
  * fsyncs the connection's WAL file on libuv's thread pool (fsync reaches the file, whichever descriptor wrote
- * it): what COMMIT under synchronous = FULL does on the calling thread. One thread-pool round trip: opening and
- * closing the file are quick calls here (no data to flush), and with fs/promises' open, sync and close each
- * waited for a turn of the busy event loop. The connection is held meanwhile, and every request's API-key
- * lookup waits on it (docs/decisions.md, "PII over HTTP, third pass").
+ * it): what COMMIT under synchronous = FULL does on the calling thread.
  */
 const syncWal = async (db: Db): Promise<void> => {
   try {
-    const wal = openSync(`${db.name}-wal`, 'r');
+    const wal = await openFile(`${db.name}-wal`, 'r');
     try {
-      await new Promise<void>((resolve, reject) => fsync(wal, (error) => (error === null ? resolve() : reject(error))));
+      await wal.sync();
     } finally {
-      closeSync(wal);
+      await wal.close();
     }
   } catch (error) {
     throw new CommittedNotSynced(error);
