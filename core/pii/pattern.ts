@@ -13,6 +13,12 @@ export type PatternSpec = {
   readonly score: number;
   /** Capture group holding the entity when the regex also matches guard characters (default whole match). */
   readonly group?: number;
+  /**
+   * A cheap test that every text holding a match passes (it finds a rare character or sequence the regex needs):
+   * when it fails the regex is not run. Prose has no MAC or IPv6 address, yet their regexes, which V8 cannot skip
+   * ahead on, cost a tenth of a 1 KB scan. Must also pass the character before and after a match (lookarounds).
+   */
+  readonly requires?: RegExp;
 };
 
 export type PatternRecognizerSpec = {
@@ -90,7 +96,12 @@ export const forEachMatch = (
 
 /** Builds a Recognizer from patterns + optional validator/invalidator. */
 export const definePatternRecognizer = (spec: PatternRecognizerSpec): Recognizer => {
-  const patterns = spec.patterns.map((p) => ({ ...p, regex: globalRegex(p.regex, p.group !== undefined) }));
+  const patterns = spec.patterns.map((p) => ({
+    ...p,
+    regex: globalRegex(p.regex, p.group !== undefined),
+    // `test` with a global or sticky regex would start where the last text left off.
+    requires: p.requires && new RegExp(p.requires.source, p.requires.flags.replace(/[gy]/g, '')),
+  }));
   return {
     name: spec.name,
     supportedEntities: [spec.entity],
@@ -100,6 +111,7 @@ export const definePatternRecognizer = (spec: PatternRecognizerSpec): Recognizer
     analyze: ({ text }) => {
       const findings: Finding[] = [];
       for (const p of patterns) {
+        if (p.requires?.test(text) === false) continue;
         forEachMatch(p.regex, text, p.group, (matched, start, end) => {
           const f = scoreCandidate(spec, p.name, p.score, matched, start, end);
           if (f) findings.push(f);

@@ -8,6 +8,7 @@ import examples from 'libphonenumber-js/examples.mobile.json';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../http/test-support.ts';
 import { createPiiEngine } from './engine.ts';
+import { phoneRegionsOfSetting } from './phone-regions.ts';
 import { countryPhoneRecognizers } from './recognizers/generic/phone-countries.ts';
 
 const engine = createPiiEngine();
@@ -114,5 +115,16 @@ describe('phone regions over HTTP', () => {
     const response = await scan(t, { text: turkish });
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toMatch(/SVC_PII_PHONE_REGIONS: no numbering plan for XX/);
+  });
+});
+
+describe('the SVC_PII_PHONE_REGIONS setting', () => {
+  it('is parsed once per value: the same value gives the same regions, another value its own, a bad one an error', () => {
+    const first = phoneRegionsOfSetting('US,GB');
+    expect(first).toEqual(['US', 'GB']);
+    expect(phoneRegionsOfSetting('US,GB')).toBe(first);
+    expect(phoneRegionsOfSetting('DE')).toEqual(['DE']);
+    expect(() => phoneRegionsOfSetting('DE,XX')).toThrow(/no numbering plan for XX/);
+    expect(phoneRegionsOfSetting('US,GB')).toEqual(['US', 'GB']);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -188,6 +188,17 @@ describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
       expect(order).toEqual([]);
       await committed;
       expect(await reader).toEqual([{ key: 'committed' }]);
+    });
+
+    it.runIf(existsSync('/proc/self/fd'))('syncOffThread: the WAL is opened for its fsync only, never left open', async () => {
+      const db = t().database;
+      const openFiles = (): number => readdirSync('/proc/self/fd').length;
+      await db.transaction((tx) => tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['warm', '1']), { syncOffThread: true });
+      const before = openFiles();
+      for (let i = 0; i < 5; i++) {
+        await db.transaction((tx) => tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', [`k${i}`, '1']), { syncOffThread: true });
+      }
+      expect(openFiles()).toBe(before);
     });
 
     it('syncOffThread: a WAL that cannot be fsynced fails the call with CommittedNotSynced (committed, so not to be retried)', async () => {

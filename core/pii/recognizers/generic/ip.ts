@@ -34,6 +34,8 @@ export const ipRecognizer = definePatternRecognizer({
         'i',
       ),
       score: 0.6,
+      // Two of the groups after the first: a colon, up to four hex digits, a colon.
+      requires: /:[0-9a-f]{0,4}:/i,
     },
     { name: 'IPv6 unspecified (::)', regex: /(?<![\w:])::(?![\w:])/, score: 0.1 },
   ],

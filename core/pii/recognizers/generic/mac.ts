@@ -19,7 +19,12 @@ export const macRecognizer = definePatternRecognizer({
       regex: /(?<![0-9a-f:-])[0-9a-f]{2}([:-])[0-9a-f]{2}(?:\1[0-9a-f]{2}){4}(?![0-9a-f]|[:-][0-9a-f])/i,
       score: 0.6,
     },
-    { name: 'MAC Cisco', regex: /(?<![0-9a-f.])[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}(?![0-9a-f]|\.[0-9a-f])/i, score: 0.6 },
+    {
+      name: 'MAC Cisco',
+      regex: /(?<![0-9a-f.])[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}(?![0-9a-f]|\.[0-9a-f])/i,
+      score: 0.6,
+      requires: /\.[0-9a-f]{4}\./i,
+    },
   ],
   invalidate: invalidMac,
 });

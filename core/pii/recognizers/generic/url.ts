@@ -35,7 +35,12 @@ export const urlRecognizer = definePatternRecognizer({
       regex: new RegExp(`(?<![\\w@./:-])(?:www\\d{0,3}\\.)?${HOST}(?![\\w@-])${PORT_PATH}`, 'i'),
       score: 0.5,
     },
-    { name: 'Quoted URL', regex: new RegExp(`(?<=["'])(?:www\\d{0,3}\\.)?${HOST}${PORT_PATH}(?=["'])`, 'i'), score: 0.6 },
+    {
+      name: 'Quoted URL',
+      regex: new RegExp(`(?<=["'])(?:www\\d{0,3}\\.)?${HOST}${PORT_PATH}(?=["'])`, 'i'),
+      score: 0.6,
+      requires: /["']/,
+    },
   ],
   invalidate: invalidUrl,
 });
