@@ -8,7 +8,8 @@ export type PartDigest = { readonly crc32: number; readonly size: number };
 /**
  * Text appended to a file as UTF-8, a 1 MiB buffer at a time, by synchronous writes: the segment worker's
  * NDJSON parts (its thread does nothing else meanwhile). Same sink shape as DeflatingFile for the range pass.
- * It CRCs what it writes, so that the building thread need not (crc32-combine.ts).
+ * It CRCs what it writes, so that the building thread need not (crc32-combine.ts), and reports each write's new
+ * length to `onWritten` (the worker posts it, so the building thread can read the part while it grows).
  */
 export class PlainFile {
   readonly #fd: number;
@@ -17,7 +18,10 @@ export class PlainFile {
   #crc = 0;
   #size = 0;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    private readonly onWritten?: (size: number) => void,
+  ) {
     this.#fd = openSync(path, 'wx', 0o600);
   }
 
@@ -38,6 +42,7 @@ export class PlainFile {
     this.#size += bytes.length;
     let written = 0;
     while (written < bytes.length) written += writeSync(this.#fd, bytes, written, bytes.length - written);
+    this.onWritten?.(this.#size);
   }
 
   /** Flushes and closes; call `close` instead after a failure. */

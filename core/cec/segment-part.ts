@@ -38,6 +38,11 @@ export type UpperPart = RangeTotals & {
   readonly digests: Record<SchemaKey, PartDigest>;
 };
 export type SegmentReply = { readonly ok: true; readonly part: UpperPart } | { readonly ok: false; readonly message: string };
+/** The worker's part file `written` now holds `size` bytes (posted after each buffer it wrote, before the reply). */
+export type PartWritten = { readonly written: PartName; readonly size: number };
+/** What the worker posts: any number of PartWritten, then one SegmentReply. */
+export type SegmentMessage = PartWritten | SegmentReply;
+export type PartName = SchemaKey | 'witnesses';
 
 /** The worker's file for an entry's upper part (a schema key's records, or `witnesses`). */
-export const upperPartPath = (workDir: string, name: SchemaKey | 'witnesses'): string => join(workDir, `upper-${name}.part`);
+export const upperPartPath = (workDir: string, name: PartName): string => join(workDir, `upper-${name}.part`);

@@ -76,8 +76,7 @@ export const collectSegment = async (
     const sinks = { records: files, witnesses: witnessFile };
     const lower = await passRange(app.database, projectId, range, span, null, sinks, { tally, onPage, pageRows });
     linker = lower.linker;
-    totals =
-      upper === null ? lower : await joinUpperPart(lower, linker, await upper.done, { files, witnesses: witnessFile, workDir }, tally);
+    totals = upper === null ? lower : await joinUpperPart(lower, linker, upper, { files, witnesses: witnessFile, workDir }, tally);
   } catch (error) {
     upper?.stop();
     for (const file of all) file.destroy();

@@ -1,6 +1,7 @@
 /**
  * The upper part of a split bundle-build pass (segment-split.ts): on its own connection to the parent's storage,
- * re-hashes, re-links and encodes the in-range records after `job.after` into plain per-entry files, and replies
+ * re-hashes, re-links and encodes the in-range records after `job.after` into plain per-entry files (posting each
+ * file's length after every write, so the building thread can append them while they grow), and replies
  * with its totals, chain verdict, clause-map tally and each part's CRC-32. On SQLite it opens a read-only
  * connection and nothing of the app (no zod, no app graph: a worker starting in tens of ms lets the split pay
  * from fewer records); on PostgreSQL it opens the app (openApp: pool, TLS and schema settings from the env),
@@ -14,11 +15,15 @@ import { readerOf } from '../store/sqlite-database.ts';
 import { EvidenceTally } from './clauses/evidence-tally.ts';
 import { type PartDigest, PlainFile } from './plain-file.ts';
 import { passRange } from './range-pass.ts';
-import { type SegmentJob, type SegmentReply, splitPageRows, upperPartPath } from './segment-part.ts';
+import { type PartName, type PartWritten, type SegmentJob, type SegmentReply, splitPageRows, upperPartPath } from './segment-part.ts';
 
 const port = parentPort;
 if (port === null) throw new TypeError('segment-range-worker must run in a worker thread');
 const job = workerData as SegmentJob;
+
+/** A part file whose every write is posted, so the building thread can append it while this thread writes. */
+const partFile = (name: PartName): PlainFile =>
+  new PlainFile(upperPartPath(job.workDir, name), (size) => port.postMessage({ written: name, size } satisfies PartWritten));
 
 const openStorage = async (): Promise<{ readonly db: Queryable; close(): unknown }> => {
   if (job.sqliteFile !== null) {
@@ -39,11 +44,8 @@ const run = async (): Promise<SegmentReply> => {
       for await (const row of chainRows(storage.db, job.projectId, job.after, job.after))
         seed = { seq: row.seq, prev_hash: row.prev_hash, hash: row.hash };
       if (seed === null) throw new Error(`seq ${job.after} is not in the chain`);
-      const records = Object.fromEntries(schemaKeys.map((key) => [key, new PlainFile(upperPartPath(job.workDir, key))])) as Record<
-        SchemaKey,
-        PlainFile
-      >;
-      const witnesses = new PlainFile(upperPartPath(job.workDir, 'witnesses'));
+      const records = Object.fromEntries(schemaKeys.map((key) => [key, partFile(key)])) as Record<SchemaKey, PlainFile>;
+      const witnesses = partFile('witnesses');
       files.push(...Object.values(records), witnesses);
       const tally = job.tally ? new EvidenceTally() : null;
       const span = { after: job.after, through: Number.MAX_SAFE_INTEGER };

@@ -2,10 +2,12 @@
  * The build's segment pass split over two threads by seq range (docs/decisions.md, "Bundle build, fourth pass"):
  * the building thread reads, re-hashes and encodes the lower half of the segment while a worker
  * (segment-range-worker.ts) does the same for the upper half into plain per-entry files; the building thread
- * then checks the seam, takes over the worker's chain verdict and tally, and appends its files to each entry's
- * deflate stream, so every entry is still one sequential stream (same bytes, SHA-256 and CRC-32 as one pass).
+ * then appends the worker's files to each entry's deflate stream as they grow (so every entry is still one
+ * sequential stream: same bytes, SHA-256 and CRC-32 as one pass), checks the seam and takes over the worker's
+ * chain verdict and tally.
  */
-import { createReadStream, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { App } from '../app.ts';
 import { edgeSeq } from '../audit/evidence-rows.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
@@ -13,9 +15,8 @@ import { databaseFile } from '../store/snapshot.ts';
 import type { ChainLinker } from './chain-link.ts';
 import type { EvidenceTally } from './clauses/evidence-tally.ts';
 import type { DeflatingFile } from './deflating-file.ts';
-import type { PartDigest } from './plain-file.ts';
 import type { RangeTotals } from './range-pass.ts';
-import { type SegmentJob, type SegmentReply, type UpperPart, upperPartPath } from './segment-part.ts';
+import { type PartName, type SegmentJob, type SegmentMessage, type UpperPart, upperPartPath } from './segment-part.ts';
 import { cecWorkerUrl, plainEnv, spawnWorker, workerReachesStorage } from './spawn-worker.ts';
 import type { DateRange } from './types.ts';
 
@@ -53,65 +54,154 @@ export const splitSeq = async (app: App, projectId: string, [from, to]: DateRang
   return split === null || split >= last ? null : split;
 };
 
-/** Starts the worker on the records after `after`; `done` rejects when it fails, `stop` ends it early. */
-export const startUpperPart = (
-  app: App,
-  job: Omit<SegmentJob, 'sqliteFile' | 'dataDir' | 'env'>,
-): { readonly done: Promise<UpperPart>; stop(): void } => {
+/**
+ * How far the worker has written each part file, from its PartWritten messages; `settled` once it replied or
+ * failed (every PartWritten comes before its reply on the same port, so the lengths are then final).
+ */
+export class PartProgress {
+  readonly #sizes = new Map<PartName, number>();
+  #settled = false;
+  #wake: (() => void) | null = null;
+  #changed: Promise<void> | null = null;
+
+  size(name: PartName): number {
+    return this.#sizes.get(name) ?? 0;
+  }
+
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  report(name: PartName, size: number): void {
+    this.#sizes.set(name, size);
+    this.#notify();
+  }
+
+  settle(): void {
+    this.#settled = true;
+    this.#notify();
+  }
+
+  /** Resolves at the next report or settle (at once when settled). */
+  changed(): Promise<void> {
+    if (this.#settled) return Promise.resolve();
+    this.#changed ??= new Promise((resolve) => {
+      this.#wake = resolve;
+    });
+    return this.#changed;
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = null;
+    this.#changed = null;
+    wake?.();
+  }
+}
+
+/** The worker of a split pass: its reply (`done` rejects when it fails), its parts' progress, and `stop`. */
+export type UpperRun = { readonly done: Promise<UpperPart>; readonly progress: PartProgress; stop(): void };
+
+/** Starts the worker on the records after `after`. */
+export const startUpperPart = (app: App, job: Omit<SegmentJob, 'sqliteFile' | 'dataDir' | 'env'>): UpperRun => {
   if (workerUrl === null || app.dataDir === null) throw new Error('this build carries no segment-range-worker');
   // splitSeq checked that the env names this app's storage: on SQLite, the data dir's file (as openApp opens it).
   const sqliteFile = app.database.dialect === 'sqlite' ? databaseFile(app.dataDir) : null;
   const workerData: SegmentJob = { ...job, sqliteFile, dataDir: app.dataDir, env: plainEnv(app.env) };
   const worker = spawnWorker(workerUrl, { workerData, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } });
+  const progress = new PartProgress();
   const done = new Promise<UpperPart>((resolve, reject) => {
-    worker.once('message', (reply: SegmentReply) =>
-      reply.ok ? resolve(reply.part) : reject(new Error(`segment worker: ${reply.message}`)),
-    );
-    worker.once('error', (error) => reject(new Error(`segment worker failed: ${error.message}`)));
-    worker.once('exit', (code) => reject(new Error(`segment worker exited with code ${code}`)));
+    const fail = (message: string): void => {
+      progress.settle();
+      reject(new Error(message));
+    };
+    worker.on('message', (message: SegmentMessage) => {
+      if ('written' in message) progress.report(message.written, message.size);
+      else if (message.ok) {
+        progress.settle();
+        resolve(message.part);
+      } else fail(`segment worker: ${message.message}`);
+    });
+    worker.once('error', (error) => fail(`segment worker failed: ${error.message}`));
+    worker.once('exit', (code) => fail(`segment worker exited with code ${code}`));
   });
   done.catch(() => undefined); // awaited by the pass, or dropped after stop()
-  return { done, stop: () => void worker.terminate() };
+  return { done, progress, stop: () => void worker.terminate() };
 };
 
+/** Bytes read from a part file at a time (the worker writes 1 MiB buffers). */
+const readBytes = 1 << 20;
+
 /**
- * Streams a part file into an entry's deflater after what the lower half wrote, then removes it. A records part
- * comes with the CRC-32 the worker computed (`digest`), which is combined instead of CRC'ing the bytes again; the
- * witnesses part may lose its first byte, so it is CRC'd here.
+ * Streams a part file into an entry's deflater after what the lower half wrote, as far as the worker has
+ * written it, until the worker settles; then removes it. Returns the bytes read. A records part is appended with
+ * `crcLater` (the worker's CRC-32 is combined at the join); the witnesses part may lose its first byte (a comma,
+ * when the lower half wrote no witness), so it is CRC'd here.
  */
-const appendPart = async (
+const streamPart = async (
   file: DeflatingFile,
   path: string,
-  part: { readonly digest: PartDigest } | { readonly dropLeadingComma: boolean },
-): Promise<void> => {
-  const digest = 'digest' in part ? part.digest : null;
-  let first = 'dropLeadingComma' in part && part.dropLeadingComma;
-  let size = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    const bytes = first ? (chunk as Buffer).subarray(1) : (chunk as Buffer);
-    file.append(bytes, digest !== null);
-    size += bytes.length;
-    first = false;
-    await file.drained();
+  name: PartName,
+  progress: PartProgress,
+  part: { readonly crcLater: boolean; readonly dropLeadingComma: boolean },
+): Promise<number> => {
+  let handle: Awaited<ReturnType<typeof open>> | null = null;
+  let offset = 0;
+  let first = part.dropLeadingComma;
+  try {
+    for (;;) {
+      const settled = progress.settled;
+      while (offset < progress.size(name)) {
+        handle ??= await open(path, 'r');
+        const length = Math.min(readBytes, progress.size(name) - offset);
+        // A fresh buffer each time: the deflater holds it until it has compressed it.
+        const bytes = Buffer.allocUnsafe(length);
+        for (let got = 0; got < length; ) {
+          const { bytesRead } = await handle.read(bytes, got, length - got, offset + got);
+          if (bytesRead === 0) throw new Error(`segment worker: ${path} ends before the ${offset + length} bytes it reported`);
+          got += bytesRead;
+        }
+        offset += length;
+        file.append(first ? bytes.subarray(1) : bytes, part.crcLater);
+        first = false;
+        await file.drained();
+      }
+      if (settled) break;
+      if (!progress.settled && offset >= progress.size(name)) await progress.changed();
+    }
+  } finally {
+    await handle?.close();
   }
-  if (digest !== null) {
-    if (size !== digest.size) throw new Error(`segment worker: ${path} holds ${size} bytes, not the ${digest.size} it wrote`);
-    file.addCrc(digest);
-  }
-  rmSync(path);
+  rmSync(path, { force: true });
+  return offset;
 };
 
 /**
- * Joins the upper part to the lower half's results: the seam (the lower half's last link must be the one the
- * worker started from), the chain verdict and tally, then each entry's bytes. Returns the whole segment's totals.
+ * Joins the upper part to the lower half's results: each entry's bytes (appended while the worker still writes
+ * them), then the seam (the lower half's last link must be the one the worker started from), the chain verdict
+ * and tally, and each records part's length and CRC-32 as the worker computed them. Returns the whole segment's
+ * totals.
  */
 export const joinUpperPart = async (
   lower: RangeTotals,
   linker: ChainLinker,
-  upper: UpperPart,
+  run: Pick<UpperRun, 'done' | 'progress'>,
   out: { readonly files: Record<SchemaKey, DeflatingFile>; readonly witnesses: DeflatingFile; readonly workDir: string },
   tally: EvidenceTally | null,
 ): Promise<RangeTotals> => {
+  const stream = (file: DeflatingFile, name: PartName, crcLater: boolean, dropLeadingComma: boolean): Promise<number> =>
+    streamPart(file, upperPartPath(out.workDir, name), name, run.progress, { crcLater, dropLeadingComma });
+  const [sizes] = await Promise.all([
+    Promise.all(schemaKeys.map((key) => stream(out.files[key], key, true, false))),
+    stream(out.witnesses, 'witnesses', false, lower.witnesses === 0),
+  ]);
+  const upper = await run.done;
+  for (const [i, key] of schemaKeys.entries()) {
+    const digest = upper.digests[key];
+    if (sizes[i] !== digest.size)
+      throw new Error(`segment worker: its ${key} part holds ${sizes[i]} bytes, not the ${digest.size} it wrote`);
+    out.files[key].addCrc(digest);
+  }
   if (linker.lastSeq !== upper.seed.seq || linker.lastHash !== upper.seed.hash) {
     linker.fail(`chain: seq ${upper.seed.seq} read differently by the two threads of the pass`);
   }
@@ -120,10 +210,6 @@ export const joinUpperPart = async (
     if (upper.tally === null) throw new Error('segment worker: no tally');
     tally.merge(upper.tally);
   }
-  await Promise.all([
-    ...schemaKeys.map((key) => appendPart(out.files[key], upperPartPath(out.workDir, key), { digest: upper.digests[key] })),
-    appendPart(out.witnesses, upperPartPath(out.workDir, 'witnesses'), { dropLeadingComma: lower.witnesses === 0 }),
-  ]);
   return {
     records: lower.records + upper.records,
     witnesses: lower.witnesses + upper.witnesses,
