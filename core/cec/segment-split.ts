@@ -35,10 +35,13 @@ const youngGenerationMb = 8;
 const workerUrl = cecWorkerUrl('segment-range-worker');
 
 /**
- * The building thread's share of the in-range seqs: less than half, because after its own part it also hashes
- * and deflates the worker's (the join), and it feeds the deflaters all along.
+ * The building thread's share of the in-range seqs: less than half, because its part is paced by the deflaters
+ * it feeds (its pass waits for them between pages, and they share the two cores), and after its part it hashes
+ * and appends the worker's as it grows. At 0.45 the worker replied first and the append of its backlog followed
+ * (1M records, loaded machine: 2 and then 6 more seconds); at 0.4 the building thread is done with its part
+ * first and has caught up with the worker's within ~0.1 s of its reply (docs/decisions.md, "seventh pass").
  */
-export const lowerShare = 0.45;
+export const lowerShare = 0.4;
 
 /**
  * Where to split the project's in-range records, or null (one thread): the last in-range seq at or below
