@@ -124,6 +124,17 @@ export async function* chainRows(
 }
 
 /**
+ * How many of the project's records lie in the date range, counting no further than `limit` (a walk of the
+ * key/time index that stops there): whether there are at least that many, without the full count.
+ */
+export const countUpTo = async (db: Queryable, q: EvidenceFilter, limit: number): Promise<number> => {
+  const time = timeFilter(q.from, q.to);
+  const sql = `SELECT count(*) FROM (SELECT 1 FROM audit_records WHERE project_id = ? AND ${time.sql} LIMIT ?) AS bounded`;
+  const rows = await db.tuples((values) => Number(values[0]), sql, [q.projectId, ...time.params, limit]);
+  return rows[0] ?? 0;
+};
+
+/**
  * The seq of the project's first (`asc`) or last (`desc`) record in the date range within `span`, or null: a
  * walk of the primary key from one end that stops at the first record in range.
  */

@@ -49,6 +49,8 @@ export const collectSegment = async (
     readonly records?: number | undefined;
     /** Where the split starts paying (segmentWorkerRecords; tests force either way). */
     readonly splitFrom?: number | undefined;
+    /** Runs once the worker (if any) has started, before this thread's part: work that need not delay it. */
+    readonly beforePass?: (() => Promise<void>) | undefined;
     /** Sees every in-range row once (the clause map's tally, clauses/evidence-tally.ts). */
     readonly tally?: EvidenceTally | null | undefined;
     readonly onProgress?: ((done: number, message: string) => void) | undefined;
@@ -71,6 +73,7 @@ export const collectSegment = async (
   let totals: RangeTotals;
   let linker: ChainLinker;
   try {
+    await hooks.beforePass?.();
     const span = { after: 0, through: split ?? Number.MAX_SAFE_INTEGER };
     const pageRows = split === null ? rowsPerPage : splitPageRows;
     const sinks = { records: files, witnesses: witnessFile };
