@@ -37,9 +37,9 @@ const workerUrl = cecWorkerUrl('segment-range-worker');
 /**
  * The building thread's share of the in-range seqs: less than half, because its part is paced by the deflaters
  * it feeds (its pass waits for them between pages, and they share the two cores), and after its part it hashes
- * and appends the worker's as it grows. At 0.45 the worker replied first and the append of its backlog followed
- * (1M records, loaded machine: 2 and then 6 more seconds); at 0.4 the building thread is done with its part
- * first and has caught up with the worker's within ~0.1 s of its reply (docs/decisions.md, "seventh pass").
+ * and appends the worker's as it grows. At 1M records on a loaded machine, 0.45 left the worker's backlog to be
+ * appended after its reply (6 s more), 0.4 usually finished its part first and caught up; at 50k the two
+ * measured the same (docs/decisions.md, "Bundle build seventh pass").
  */
 export const lowerShare = 0.4;
 
