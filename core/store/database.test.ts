@@ -173,7 +173,7 @@ describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
       expect(await synchronousLevel(db)).toBe(2);
     });
 
-    it('syncOffThread: nobody on the connection runs until the WAL fsync (on the thread pool) is done', async () => {
+    it('syncOffThread: a read that runs during the WAL fsync (on the thread pool) returns only once it is done', async () => {
       const db = t().database;
       const order: string[] = [];
       const committed = db
@@ -188,6 +188,30 @@ describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
       expect(order).toEqual([]);
       await committed;
       expect(await reader).toEqual([{ key: 'committed' }]);
+    });
+
+    it("syncOffThread: the next transaction commits during the previous one's fsync", async () => {
+      const db = t().database;
+      const order: string[] = [];
+      const insert = (key: string) =>
+        db.transaction(
+          async (tx) => {
+            order.push(`${key} ran`);
+            await tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', [key, '1']);
+          },
+          { syncOffThread: true },
+        );
+      const first = insert('first').then(() => order.push('first resolved'));
+      const second = insert('second').then(() => order.push('second resolved'));
+      await Promise.all([first, second]);
+      // One at a time before: the second began after the first's fsync. Now it overlaps it (the two resolve in
+      // either order, each once what it committed is on disk).
+      expect(order.slice(0, 2)).toEqual(['first ran', 'second ran']);
+      expect(order.slice(2).sort()).toEqual(['first resolved', 'second resolved']);
+      expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings ORDER BY key')).toEqual([
+        { key: 'first' },
+        { key: 'second' },
+      ]);
     });
 
     it.runIf(existsSync('/proc/self/fd'))('syncOffThread: the WAL is opened for its fsync only, never left open', async () => {

@@ -40,10 +40,11 @@ export type ReadSnapshot = Queryable & { close(): Promise<void> };
 export type TransactionOptions = {
   /**
    * SQLite: the COMMIT does not fsync on the calling (main) thread; the WAL is fsynced on libuv's thread pool
-   * and the promise resolves only after that, with the connection held meanwhile, so an acknowledged write is as
-   * durable as with synchronous = FULL and nobody on the connection reads it earlier. For hot write paths that
-   * must not stall the event loop (PII scan evidence). PostgreSQL's COMMIT waits on the server, never on this
-   * thread: ignored there.
+   * and the promise resolves only after that, so an acknowledged write is as durable as with synchronous = FULL.
+   * The connection is free during the fsync (the next group commit overlaps it), but no call that ran meanwhile
+   * returns before it is done: nobody hears of the write before it is durable. For hot write paths that must not
+   * stall the event loop (PII scan evidence). PostgreSQL's COMMIT waits on the server, never on this thread:
+   * ignored there.
    */
   readonly syncOffThread?: boolean;
 };
