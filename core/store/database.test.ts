@@ -117,6 +117,19 @@ describe.each(testBackends)('Database on $name', (backend) => {
     const acknowledged = results.map((r) => (r.status === 'fulfilled' ? r.value : 0)).sort((a, b) => a - b);
     expect(acknowledged).toEqual(rows.map((r) => r.seq));
   });
+
+  it('unqueuedReads see what was committed, and only read', async () => {
+    const db = t().database;
+    await db.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['committed', '1']);
+    const keys = z.object({ key: z.string() });
+    expect(await db.unqueuedReads.all(keys, 'SELECT key FROM settings')).toEqual([{ key: 'committed' }]);
+    await db.run('DELETE FROM settings WHERE key = ?', ['committed']);
+    expect(await db.unqueuedReads.one(keys, 'SELECT key FROM settings WHERE key = ?', ['committed'])).toBeUndefined();
+    if (backend.name === 'sqlite') {
+      // A second, read-only connection: a write through it is refused, never applied behind the writer's back.
+      await expect(db.unqueuedReads.all(keys, "INSERT INTO settings (key, value) VALUES ('side', '1')")).rejects.toThrow(/readonly/i);
+    }
+  });
 });
 
 describe.each(testBackends.filter((b) => b.name === 'postgres'))('Database on $name without serialisation', (backend) => {
@@ -212,6 +225,19 @@ describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
         { key: 'first' },
         { key: 'second' },
       ]);
+    });
+
+    it('syncOffThread: unqueuedReads answer while the fsync runs (authentication does not wait for evidence)', async () => {
+      const db = t().database;
+      const order: string[] = [];
+      const committed = db
+        .transaction((tx) => tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['committed', '1']), { syncOffThread: true })
+        .then(() => order.push('transaction resolved'));
+      await new Promise((resolve) => setImmediate(resolve)); // committed; its fsync is on the thread pool
+      expect(await db.unqueuedReads.all(z.object({ key: z.string() }), 'SELECT key FROM settings')).toEqual([{ key: 'committed' }]);
+      order.push('read');
+      await committed;
+      expect(order).toEqual(['read', 'transaction resolved']);
     });
 
     it.runIf(existsSync('/proc/self/fd'))('syncOffThread: the WAL is opened for its fsync only, never left open', async () => {

@@ -79,6 +79,14 @@ export type Database = Queryable & {
    */
   snapshot(): Promise<ReadSnapshot>;
   /**
+   * Reads that never queue behind a transaction or an off-thread fsync, for the per-request lookups of tables
+   * no `syncOffThread` transaction writes: authentication runs on every request and must not wait for scan
+   * evidence to reach the disk. They may see a commit whose fsync is still running, so nothing else reads through
+   * them. SQLite: a second, read-only connection to the file (WAL: readers never wait for the writer), opened on
+   * first use; in memory, the one connection. PostgreSQL: the pool, as every read.
+   */
+  readonly unqueuedReads: Pick<Queryable, 'one' | 'all'>;
+  /**
    * Calls `onNotify` whenever any instance on this database sends `NOTIFY <channel>` (PostgreSQL: a dedicated
    * connection LISTENs, reconnects when lost and then calls `onNotify` too, since what it missed is unknown).
    * SQLite: one process owns the file, so there is nobody else to hear from; nothing is ever called.

@@ -197,6 +197,12 @@ const wrap = (db: Db): Database => {
       return result;
     });
 
+  /** The read-only connection behind `unqueuedReads`, once something read through it. */
+  let sideReader: ReturnType<typeof readerOf> | undefined;
+  const side = (): Queryable => {
+    sideReader ??= readerOf(db.name);
+    return sideReader;
+  };
   const result: Database = {
     dialect: 'sqlite',
     all: (row, sql, params) => whenIdle(() => direct.all(row, sql, params)),
@@ -208,10 +214,16 @@ const wrap = (db: Db): Database => {
     // One writer at a time per file, across processes too: BEGIN IMMEDIATE already serialises every writer.
     serialized: (_key, work, options) => transaction(work, options),
     snapshot: () => whenIdle(() => snapshotOf(db, result)),
+    unqueuedReads: db.memory
+      ? direct
+      : { one: (row, sql, params) => side().one(row, sql, params), all: (row, sql, params) => side().all(row, sql, params) },
     // Every writer of this file is in this process (the desktop app or one `svc serve`): nothing to hear.
     listen: async () => ({ close: async () => {} }),
-    // The connection belongs to the app (app.close() closes it).
-    close: async () => {},
+    // The connection belongs to the app (app.close() closes it, after this: synchronously, as that does).
+    close: async () => {
+      sideReader?.close();
+      sideReader = undefined;
+    },
   };
   return result;
 };
