@@ -162,6 +162,7 @@ export const createApp = (options: CreateAppOptions): App => {
   const db = openSqlite(options.dataDir);
   const close = (servicesClosed: Promise<void>): Promise<void> => {
     // Closed now, synchronously, so a caller that does not await close() finds the file released.
+    void sqliteDatabase(db).close();
     db.close();
     return servicesClosed;
   };

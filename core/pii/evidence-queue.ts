@@ -1,8 +1,10 @@
 /**
  * Group commit of scan evidence: every scan waits until its `pii_detections` record is durable, yet scans that
- * finish while a batch is being written share the next batch's transaction and fsync. The fsync runs off the
+ * finish while batches are being written share the next batch's transaction and fsync. The fsync runs off the
  * event loop (TransactionOptions.syncOffThread): on SQLite a COMMIT under synchronous = FULL blocked the main
- * thread for the whole fsync, and every HTTP request waited behind it.
+ * thread for the whole fsync, and every HTTP request waited behind it. Two batches may be in flight: the next
+ * one commits while the last one's fsync runs, so a scan waits for about one fsync rather than the rest of the
+ * previous batch's and then its own.
  */
 import { type App, service } from '../app.ts';
 import { appendEvidence } from '../audit/store.ts';
@@ -11,7 +13,10 @@ import { CommittedNotSynced } from '../store/database.ts';
 import { recordScanTime } from './status.ts';
 
 type PendingRecord = { readonly input: EvidenceInput; readonly at: string; readonly done: (error?: unknown) => void };
-type EvidenceQueue = { pending: PendingRecord[]; busy: boolean };
+type EvidenceQueue = { pending: PendingRecord[]; writing: number; scheduled: boolean };
+
+/** More would only make smaller batches (more fsyncs) for the same wait; fewer serialises commit and fsync. */
+const batchesInFlight = 2;
 
 const append = async (app: App, records: readonly PendingRecord[]): Promise<void> => {
   await appendEvidence(
@@ -55,24 +60,30 @@ const writeBatch = async (app: App, batch: readonly PendingRecord[]): Promise<vo
   for (const record of batch) record.done(failed.get(record));
 };
 
-/** Writes batches until nothing is queued: what arrives during one write goes into the next. */
-const drain = async (app: App, queue: EvidenceQueue): Promise<void> => {
-  while (queue.pending.length > 0) {
+/**
+ * Starts a batch of what is queued, in the next event-loop turn (scans finishing in this one join it), unless
+ * `batchesInFlight` are being written: then the first of them to end starts it.
+ */
+const schedule = (app: App, queue: EvidenceQueue): void => {
+  if (queue.scheduled || queue.writing >= batchesInFlight || queue.pending.length === 0) return;
+  queue.scheduled = true;
+  setImmediate(() => {
+    queue.scheduled = false;
     const batch = queue.pending;
     queue.pending = [];
-    await writeBatch(app, batch);
-  }
-  queue.busy = false;
+    queue.writing += 1;
+    void writeBatch(app, batch).finally(() => {
+      queue.writing -= 1;
+      schedule(app, queue);
+    });
+    schedule(app, queue);
+  });
 };
 
 /** Appends `input` to its project's chain; resolves once it is durable, rejects with what failed it. */
 export const appendDurably = (app: App, input: EvidenceInput, at: string): Promise<void> =>
   new Promise((resolve, reject) => {
-    const queue = service(app, 'pii.evidenceQueue', (): EvidenceQueue => ({ pending: [], busy: false }));
+    const queue = service(app, 'pii.evidenceQueue', (): EvidenceQueue => ({ pending: [], writing: 0, scheduled: false }));
     queue.pending.push({ input, at, done: (error) => (error === undefined ? resolve() : reject(error)) });
-    if (!queue.busy) {
-      queue.busy = true;
-      // Scans finishing in this event-loop turn join the first batch.
-      setImmediate(() => void drain(app, queue));
-    }
+    schedule(app, queue);
   });

@@ -117,6 +117,19 @@ describe.each(testBackends)('Database on $name', (backend) => {
     const acknowledged = results.map((r) => (r.status === 'fulfilled' ? r.value : 0)).sort((a, b) => a - b);
     expect(acknowledged).toEqual(rows.map((r) => r.seq));
   });
+
+  it('unqueuedReads see what was committed, and only read', async () => {
+    const db = t().database;
+    await db.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['committed', '1']);
+    const keys = z.object({ key: z.string() });
+    expect(await db.unqueuedReads.all(keys, 'SELECT key FROM settings')).toEqual([{ key: 'committed' }]);
+    await db.run('DELETE FROM settings WHERE key = ?', ['committed']);
+    expect(await db.unqueuedReads.one(keys, 'SELECT key FROM settings WHERE key = ?', ['committed'])).toBeUndefined();
+    if (backend.name === 'sqlite') {
+      // A second, read-only connection: a write through it is refused, never applied behind the writer's back.
+      await expect(db.unqueuedReads.all(keys, "INSERT INTO settings (key, value) VALUES ('side', '1')")).rejects.toThrow(/readonly/i);
+    }
+  });
 });
 
 describe.each(testBackends.filter((b) => b.name === 'postgres'))('Database on $name without serialisation', (backend) => {
@@ -173,7 +186,7 @@ describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
       expect(await synchronousLevel(db)).toBe(2);
     });
 
-    it('syncOffThread: nobody on the connection runs until the WAL fsync (on the thread pool) is done', async () => {
+    it('syncOffThread: a read that runs during the WAL fsync (on the thread pool) returns only once it is done', async () => {
       const db = t().database;
       const order: string[] = [];
       const committed = db
@@ -188,6 +201,43 @@ describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
       expect(order).toEqual([]);
       await committed;
       expect(await reader).toEqual([{ key: 'committed' }]);
+    });
+
+    it("syncOffThread: the next transaction commits during the previous one's fsync", async () => {
+      const db = t().database;
+      const order: string[] = [];
+      const insert = (key: string) =>
+        db.transaction(
+          async (tx) => {
+            order.push(`${key} ran`);
+            await tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', [key, '1']);
+          },
+          { syncOffThread: true },
+        );
+      const first = insert('first').then(() => order.push('first resolved'));
+      const second = insert('second').then(() => order.push('second resolved'));
+      await Promise.all([first, second]);
+      // One at a time before: the second began after the first's fsync. Now it overlaps it (the two resolve in
+      // either order, each once what it committed is on disk).
+      expect(order.slice(0, 2)).toEqual(['first ran', 'second ran']);
+      expect(order.slice(2).sort()).toEqual(['first resolved', 'second resolved']);
+      expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings ORDER BY key')).toEqual([
+        { key: 'first' },
+        { key: 'second' },
+      ]);
+    });
+
+    it('syncOffThread: unqueuedReads answer while the fsync runs (authentication does not wait for evidence)', async () => {
+      const db = t().database;
+      const order: string[] = [];
+      const committed = db
+        .transaction((tx) => tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['committed', '1']), { syncOffThread: true })
+        .then(() => order.push('transaction resolved'));
+      await new Promise((resolve) => setImmediate(resolve)); // committed; its fsync is on the thread pool
+      expect(await db.unqueuedReads.all(z.object({ key: z.string() }), 'SELECT key FROM settings')).toEqual([{ key: 'committed' }]);
+      order.push('read');
+      await committed;
+      expect(order).toEqual(['read', 'transaction resolved']);
     });
 
     it.runIf(existsSync('/proc/self/fd'))('syncOffThread: the WAL is opened for its fsync only, never left open', async () => {

@@ -40,10 +40,11 @@ export type ReadSnapshot = Queryable & { close(): Promise<void> };
 export type TransactionOptions = {
   /**
    * SQLite: the COMMIT does not fsync on the calling (main) thread; the WAL is fsynced on libuv's thread pool
-   * and the promise resolves only after that, with the connection held meanwhile, so an acknowledged write is as
-   * durable as with synchronous = FULL and nobody on the connection reads it earlier. For hot write paths that
-   * must not stall the event loop (PII scan evidence). PostgreSQL's COMMIT waits on the server, never on this
-   * thread: ignored there.
+   * and the promise resolves only after that, so an acknowledged write is as durable as with synchronous = FULL.
+   * The connection is free during the fsync (the next group commit overlaps it), but no call that ran meanwhile
+   * returns before it is done: nobody hears of the write before it is durable. For hot write paths that must not
+   * stall the event loop (PII scan evidence). PostgreSQL's COMMIT waits on the server, never on this thread:
+   * ignored there.
    */
   readonly syncOffThread?: boolean;
 };
@@ -77,6 +78,14 @@ export type Database = Queryable & {
    * connection only: there the view shares it (tests).
    */
   snapshot(): Promise<ReadSnapshot>;
+  /**
+   * Reads that never queue behind a transaction or an off-thread fsync, for the per-request lookups of tables
+   * no `syncOffThread` transaction writes: authentication runs on every request and must not wait for scan
+   * evidence to reach the disk. They may see a commit whose fsync is still running, so nothing else reads through
+   * them. SQLite: a second, read-only connection to the file (WAL: readers never wait for the writer), opened on
+   * first use; in memory, the one connection. PostgreSQL: the pool, as every read.
+   */
+  readonly unqueuedReads: Pick<Queryable, 'one' | 'all'>;
   /**
    * Calls `onNotify` whenever any instance on this database sends `NOTIFY <channel>` (PostgreSQL: a dedicated
    * connection LISTENs, reconnects when lost and then calls `onNotify` too, since what it missed is unknown).

@@ -116,8 +116,10 @@ export const postgresDatabase = (pool: pg.Pool): Database => {
       release(broken);
     }
   };
+  const reads = queryable(pool);
   return {
-    ...queryable(pool),
+    ...reads,
+    unqueuedReads: reads,
     transaction: (work) => inTransaction([], work),
     // Sorted and unique: two batches that lock the same projects take them in the same order (no deadlock).
     serialized: (key, work) => inTransaction(typeof key === 'string' ? [key] : [...new Set(key)].sort(), work),

@@ -122,16 +122,34 @@ const syncWal = async (db: Db): Promise<void> => {
 const wrap = (db: Db): Database => {
   const direct = directQueryable(db);
 
+  /** The transaction between its BEGIN and its COMMIT or ROLLBACK: nothing else runs on the connection meanwhile. */
   let open: Promise<unknown> | null = null;
-  /** The safety levels a syncOffThread transaction switches between, prepared once (they run per commit). */
-  const safety = { normal: db.prepare('PRAGMA synchronous = NORMAL'), full: db.prepare('PRAGMA synchronous = FULL') };
-  /** Runs `start` once no transaction is open; `start` begins synchronously, in the microtask that saw none. */
+  /**
+   * WAL fsyncs of committed syncOffThread transactions, still on the thread pool. The connection is free while
+   * they run (the next group commit overlaps them), but what anyone read or wrote in the meantime may rest on
+   * a commit that is not durable yet: every call waits for the fsyncs in flight when it ran before it returns.
+   */
+  const syncing = new Set<Promise<void>>();
+  const inFlight = (): Promise<unknown> | undefined => (syncing.size === 0 ? undefined : Promise.allSettled([...syncing]));
+  /** Runs `start` once no transaction is open and returns its result once what it saw is durable. */
   const whenIdle = async <T>(start: () => Promise<T>): Promise<T> => {
     while (open !== null) await open.catch(() => undefined);
-    return start();
+    const durable = inFlight();
+    try {
+      return await start();
+    } finally {
+      await durable;
+    }
   };
+  const syncInBackground = (): Promise<void> => {
+    const sync = syncWal(db).finally(() => syncing.delete(sync));
+    syncing.add(sync);
+    return sync;
+  };
+  /** The safety levels a syncOffThread transaction switches between, prepared once (they run per commit). */
+  const safety = { normal: db.prepare('PRAGMA synchronous = NORMAL'), full: db.prepare('PRAGMA synchronous = FULL') };
   const transaction = <T>(work: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> =>
-    whenIdle(() => {
+    whenIdle(async () => {
       // SQLite takes the safety level outside transactions only. Only this transaction runs under NORMAL (no
       // statement of anyone else runs until it ends) and FULL is back before its COMMIT or ROLLBACK returns.
       const syncOffThread = options.syncOffThread === true && !db.memory;
@@ -150,6 +168,7 @@ const wrap = (db: Db): Database => {
         throw error;
       }
       let loopTurned = false;
+      let synced: Promise<void> | undefined;
       const watch = setImmediate(() => {
         loopTurned = true;
       });
@@ -159,8 +178,8 @@ const wrap = (db: Db): Database => {
           const result = await work(direct);
           if (loopTurned) throw new Error('A SQLite transaction awaited work other than database calls; it was rolled back');
           end('COMMIT');
-          // Nobody on the connection goes on before the WAL is on disk: `open` is still this transaction.
-          if (syncOffThread) await syncWal(db);
+          // Registered before anyone else can run on the connection: they wait for it before they return.
+          if (syncOffThread) synced = syncInBackground();
           return result;
         } catch (error) {
           if (db.inTransaction) end('ROLLBACK');
@@ -171,9 +190,19 @@ const wrap = (db: Db): Database => {
         }
       })();
       open = done;
-      return done;
+      const result = await done;
+      // The caller hears of the commit once the WAL is on disk; the next transaction may commit meanwhile (its own
+      // fsync, started after its COMMIT, covers this one's frames too: WAL recovery keeps a prefix).
+      await synced;
+      return result;
     });
 
+  /** The read-only connection behind `unqueuedReads`, once something read through it. */
+  let sideReader: ReturnType<typeof readerOf> | undefined;
+  const side = (): Queryable => {
+    sideReader ??= readerOf(db.name);
+    return sideReader;
+  };
   const result: Database = {
     dialect: 'sqlite',
     all: (row, sql, params) => whenIdle(() => direct.all(row, sql, params)),
@@ -185,10 +214,16 @@ const wrap = (db: Db): Database => {
     // One writer at a time per file, across processes too: BEGIN IMMEDIATE already serialises every writer.
     serialized: (_key, work, options) => transaction(work, options),
     snapshot: () => whenIdle(() => snapshotOf(db, result)),
+    unqueuedReads: db.memory
+      ? direct
+      : { one: (row, sql, params) => side().one(row, sql, params), all: (row, sql, params) => side().all(row, sql, params) },
     // Every writer of this file is in this process (the desktop app or one `svc serve`): nothing to hear.
     listen: async () => ({ close: async () => {} }),
-    // The connection belongs to the app (app.close() closes it).
-    close: async () => {},
+    // The connection belongs to the app (app.close() closes it, after this: synchronously, as that does).
+    close: async () => {
+      sideReader?.close();
+      sideReader = undefined;
+    },
   };
   return result;
 };

@@ -120,7 +120,7 @@ export const createApiKey = async (app: App, input: CreateKeyInput): Promise<Cre
   return storeKey(app.database, mintApiKey(input, now), now);
 };
 
-const findRow = (db: Queryable, id: string): Promise<Row | undefined> => db.one(keyRow, `${selectKeys} WHERE id = ?`, [id]);
+const findRow = (db: Pick<Queryable, 'one'>, id: string): Promise<Row | undefined> => db.one(keyRow, `${selectKeys} WHERE id = ?`, [id]);
 
 const getRow = async (db: Queryable, id: string): Promise<Row> => {
   const row = await findRow(db, id);
@@ -199,12 +199,14 @@ export const revokeKeysOfUser = (app: App, userId: string, db: Queryable = app.d
 /**
  * Checks a presented secret. Malformed keys are rejected before any look-up; the stored hash is compared in
  * constant time. Returns the active key or null (unknown, revoked or expired: the caller gets no hint which).
- * Read from the database on every call, never cached: a revocation on any instance counts from its commit.
+ * Read from the database on every call, never cached: a revocation on any instance counts from its commit. Read
+ * through `unqueuedReads`: authentication never waits for a write to reach the disk (api_keys is written by
+ * plain commits only).
  */
 export const validateApiKey = async (app: App, secret: string): Promise<ApiKeyInfo | null> => {
   if (!isWellFormedApiKey(secret)) return null;
   const presented = hashSecret(secret);
-  const row = await app.database.one(keyRow, `${selectKeys} WHERE secret_hash = ?`, [presented]);
+  const row = await app.database.unqueuedReads.one(keyRow, `${selectKeys} WHERE secret_hash = ?`, [presented]);
   if (row === undefined) return null;
   if (!timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), Buffer.from(presented, 'hex'))) return null;
   const now = app.now();
@@ -219,6 +221,6 @@ export const validateApiKey = async (app: App, secret: string): Promise<ApiKeyIn
 
 /** Is the key behind an issued JWT still usable? (Revoking a key also kills the JWTs exchanged from it.) */
 export const isKeyActive = async (app: App, id: string): Promise<boolean> => {
-  const row = await findRow(app.database, id);
+  const row = await findRow(app.database.unqueuedReads, id);
   return row !== undefined && toInfo(row, app.now()).status === 'active';
 };
