@@ -1,5 +1,15 @@
 import type { z } from 'zod';
-import { checksOf, type Def, defOf, lengthBounds, numberCheck, refinements, stringCheck } from './fast-checks.ts';
+import {
+  checksOf,
+  codePoints,
+  type Def,
+  defOf,
+  lengthBounds,
+  numberCheckSource,
+  passes,
+  refinements,
+  stringCheckSource,
+} from './fast-checks.ts';
 
 /**
  * A compiled fast path for the evidence schemas (issue 12): the zod parse cost ~12 µs a record on ingest.
@@ -155,7 +165,7 @@ class Generator {
       case 'enum':
         return `(${this.stringTest(schema, x)} ? quote(${x}) : undefined)`;
       case 'number':
-        return `(typeof ${x} === 'number' && ${this.value(numberCheck(def))}(${x}) ? '' + ${x} : undefined)`;
+        return `(typeof ${x} === 'number' && ${numberCheckSource(def, x, (item) => this.value(item))} ? '' + ${x} : undefined)`;
       case 'boolean':
         refinements(def, false);
         return `(${x} === true ? 'true' : ${x} === false ? 'false' : undefined)`;
@@ -258,7 +268,7 @@ class Generator {
       let o = '', s = 0, c = false, k, x, t;
       for (let i = 0; i < ks.length; i++) {
         k = ks[i];
-        if (awkwardKey(k) || !${this.value(stringCheck(keyDef))}(k)) return undefined;
+        if (awkwardKey(k) || !${stringCheckSource(keyDef, 'k', (item) => this.value(item))}) return undefined;
         x = v[k];
         if (x === undefined) { ${undefinedOk ? 'continue;' : 'return undefined;'} }
         if (plain(k)) { o = o + (s === 0 ? '{"' : s === 1 ? ',"' : '","') + k; c = true; }
@@ -272,7 +282,7 @@ class Generator {
   /** For a string or enum schema, the expression that checks the string `x` (its JCS is quote(x)); else undefined. */
   stringTest(schema: unknown, x: string): string | undefined {
     const def = defOf(schema);
-    if (def.type === 'string') return `typeof ${x} === 'string' && ${this.value(stringCheck(def))}(${x})`;
+    if (def.type === 'string') return `typeof ${x} === 'string' && ${stringCheckSource(def, x, (item) => this.value(item))}`;
     if (def.type === 'enum')
       return `typeof ${x} === 'string' && ${this.value(new Set(Object.values(def.entries as Record<string, unknown>)))}.has(${x})`;
     return undefined;
@@ -283,8 +293,20 @@ class Generator {
     const values = this.values.map((_, i) => `$${i} = values[${i}]`);
     const functions = this.functions.map((body, i) => `function f${i}(v, d) { ${body} }`);
     const source = `${values.length > 0 ? `const ${values.join(', ')};` : ''} ${functions.join('\n')} return ${root};`;
-    const make = new Function('values', 'quote', 'plain', 'isPlain', 'isPlainArray', 'sortedKeys', 'awkwardKey', 'jsonData', source);
-    return make(this.values, quote, plain, isPlain, isPlainArray, sortedKeys, awkwardKey, jsonData) as Node;
+    const make = new Function(
+      'values',
+      'quote',
+      'plain',
+      'isPlain',
+      'isPlainArray',
+      'sortedKeys',
+      'awkwardKey',
+      'jsonData',
+      'codePoints',
+      'passes',
+      source,
+    );
+    return make(this.values, quote, plain, isPlain, isPlainArray, sortedKeys, awkwardKey, jsonData, codePoints, passes) as Node;
   }
 }
 
