@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { Database, Queryable, SqlValue } from '../store/database.ts';
@@ -94,7 +95,9 @@ class ChainLinker<I extends PreparedInput> {
 
   /** One record per input in its final shape, hashed and completed in place, moving the head: this runs per record. */
   link(input: I, head: Head): EvidenceRecord {
-    const { recordedAt } = this.options;
+    const { recordedAt, collect } = this.options;
+    // The payload is set here, not after hashing: replacing the placeholder with each schema's payload object changed
+    // the record's field type in place, and the optimised link() was thrown away (deoptimised) and compiled again.
     const record: EvidenceRecord = {
       seq: head.seq + 1,
       record_id: input.record_id,
@@ -103,7 +106,7 @@ class ChainLinker<I extends PreparedInput> {
       timestamp: input.timestamp,
       recorded_at: recordedAt,
       prev_hash: head.hash,
-      payload: notCollected,
+      payload: collect ? (input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>)) : notCollected,
       hash: '',
     };
     const plain =
@@ -113,10 +116,7 @@ class ChainLinker<I extends PreparedInput> {
     head.hash = record.hash;
     head.hashPlain = true;
     this.options.onWritten?.(input.project_id, record.seq, record.hash);
-    if (this.options.collect) {
-      record.payload = input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>);
-      this.records.push(record);
-    }
+    if (collect) this.records.push(record);
     return record;
   }
 
@@ -202,6 +202,17 @@ export const writeChain = async <I extends PreparedInput>(
   }
 };
 
+/** The one-row INSERT of each connection, prepared once (it was prepared again for every append). */
+const directInserts = new WeakMap<Db, Statement>();
+const directInsert = (db: Db): Statement => {
+  let statement = directInserts.get(db);
+  if (statement === undefined) {
+    statement = db.prepare(insertSql(1));
+    directInserts.set(db, statement);
+  }
+  return statement;
+};
+
 const attempt = async <I extends PreparedInput>(
   tx: Queryable,
   sqlite: Db | null,
@@ -210,7 +221,7 @@ const attempt = async <I extends PreparedInput>(
   rowByRowChunk: number | null,
 ): Promise<EvidenceRecord[]> => {
   const linker = new ChainLinker(options);
-  const direct = sqlite?.prepare(insertSql(1)) ?? null;
+  const direct = sqlite === null ? null : directInsert(sqlite);
   let index = 0;
   /**
    * One row, its nine values bound as arguments: better-sqlite3 reads an array argument element by element

@@ -118,6 +118,17 @@ export const prepareInput = (raw: unknown, now: Date): PrepareResult => {
   return fast === undefined ? prepareWithZod(raw, now) : { ok: true, value: fast };
 };
 
+/**
+ * prepareInput's prepared input, or undefined when the input is invalid (prepareInput then says why): the hot
+ * path's form, without a result object per record.
+ */
+export const preparedOrUndefined = (raw: unknown, now: Date): PreparedInput | undefined => {
+  const fast = fastPrepare(raw, now);
+  if (fast !== undefined) return fast;
+  const result = prepareWithZod(raw, now);
+  return result.ok ? result.value : undefined;
+};
+
 /** The reference path: zod schemas, then jcs. Exported for the differential test against the fast path. */
 export const prepareWithZod = (raw: unknown, now: Date): PrepareResult => {
   const envelope = evidenceInputSchema.safeParse(raw);

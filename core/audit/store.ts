@@ -6,7 +6,7 @@ import { sqliteDatabase } from '../store/sqlite-database.ts';
 import { noteAppended } from './anchors/scheduler.ts';
 import { type ChainTarget, writeChain } from './chain-writer.ts';
 import { type EvidenceRow, timeFilter } from './evidence-rows.ts';
-import { formatIssues, isProjectId, prepareInput } from './input.ts';
+import { formatIssues, isProjectId, prepareInput, preparedOrUndefined } from './input.ts';
 import type { PreparedInput } from './input.ts';
 import { schemaKeys } from './types.ts';
 import type { EvidenceInput, EvidenceRecord, SchemaKey } from './types.ts';
@@ -54,9 +54,9 @@ const rejectInvalid = (inputs: Inputs, now: Date): void => {
 const prepareAll = (inputs: Inputs, now: Date): PreparedInput[] => {
   const prepared: PreparedInput[] = [];
   for (const raw of inputs) {
-    const result = prepareInput(raw, now);
-    if (!result.ok) break;
-    prepared.push(result.value);
+    const input = preparedOrUndefined(raw, now);
+    if (input === undefined) break;
+    prepared.push(input);
   }
   if (prepared.length < inputs.length) rejectInvalid(inputs, now);
   return prepared;
@@ -87,9 +87,9 @@ class InvalidInput extends Error {
 function* preparedChunks(inputs: Inputs, now: Date): Generator<PreparedInput[]> {
   let chunk: PreparedInput[] = [];
   for (let i = 0; i < inputs.length; i++) {
-    const result = prepareInput(inputs[i], now);
-    if (!result.ok) throw new InvalidInput();
-    chunk.push(result.value);
+    const input = preparedOrUndefined(inputs[i], now);
+    if (input === undefined) throw new InvalidInput();
+    chunk.push(input);
     if (chunk.length === chunkSize) {
       yield chunk;
       chunk = [];
@@ -101,10 +101,14 @@ function* preparedChunks(inputs: Inputs, now: Date): Generator<PreparedInput[]> 
 /** The project ids the inputs name, or undefined when one of them has no valid project id (the batch is invalid). */
 const namedProjects = (inputs: Inputs): string[] | undefined => {
   const ids = new Set<string>();
+  // A batch usually names one project: the pattern runs once per change of id, not once per record.
+  let last: unknown;
   for (const raw of inputs) {
     const id = typeof raw === 'object' && raw !== null ? raw.project_id : undefined;
+    if (id === last && ids.size > 0) continue;
     if (!isProjectId(id)) return undefined;
     ids.add(id);
+    last = id;
   }
   return [...ids];
 };
