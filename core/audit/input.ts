@@ -1,7 +1,7 @@
 import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 import { jcs } from './chain.ts';
-import { compileFast, compileFieldCheck, isPlain } from './fast-payload.ts';
+import { compileFastAll, compileFieldCheck, isPlain } from './fast-payload.ts';
 import { maxJsonDepth, nestedDeeperThan } from './json-depth.ts';
 import { pooledRandom } from './random-pool.ts';
 import { payloadSchemas } from './schemas.ts';
@@ -88,10 +88,7 @@ const normalised = (input: Envelope, payloadJcs: string, payload: Record<string,
 });
 
 /** Fast paths compiled from the same zod schemas (core/audit/fast-payload.ts): they accept only what zod accepts. */
-const fastPayloads = Object.fromEntries(schemaKeys.map((key) => [key, compileFast(payloadSchemas[key])])) as Record<
-  SchemaKey,
-  (value: unknown) => string | undefined
->;
+const fastPayloads = compileFastAll(payloadSchemas);
 const { payload: _payloadIsCheckedByItsSchema, ...envelopeFields } = evidenceInputSchema.shape;
 const envelopeChecks = Object.entries(envelopeFields).map(([key, schema]) => [key, compileFieldCheck(schema)] as const);
 const envelopeKeys = new Set(Object.keys(evidenceInputSchema.shape));
