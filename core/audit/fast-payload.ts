@@ -348,19 +348,24 @@ export const compileFastAll = <K extends string>(schemas: Readonly<Record<K, z.Z
 export const compileFast = (schema: z.ZodType): FastEmit => compileFastAll({ schema }).schema;
 
 /**
- * A compiled check of one object field's value (the envelope's ids and timestamp); absent passes when optional. A
- * string's check writes no JCS: quote(v) is defined exactly when v needs no escape or is well-formed.
+ * A compiled check of an object's fields (the envelope's ids and timestamp): true when every field's value passes
+ * its schema, absent passing when the field is optional. Keys not in `shape` are not looked at. One generated
+ * function for all the fields, where a closure per field cost a keyed read and a call each and had V8 optimise
+ * four functions. A string's check writes no JCS: quote(v) is defined exactly when v needs no escape or is
+ * well-formed.
  */
-export const compileFieldCheck = (schema: z.ZodType): ((value: unknown) => boolean) => {
-  const def = defOf(schema);
-  const optional = def.type === 'optional';
-  const inner = optional ? def.innerType : schema;
+export const compileFieldChecks = (shape: Readonly<Record<string, z.ZodType>>): ((value: Record<string, unknown>) => boolean) => {
   const generator = new Generator();
-  const test = generator.stringTest(inner, 'v');
-  const body =
-    test === undefined
-      ? `return ${generator.inline(inner, 'v', 'd')};`
-      : `return ${test} && (plain(v) || v.isWellFormed()) ? '' : undefined;`;
-  const [node] = generator.build([generator.function(body)]) as [Node];
-  return (value) => (value === undefined ? optional : node(value, 0) !== undefined);
+  const fields = Object.entries(shape).map(([key, schema]) => {
+    const def = defOf(schema);
+    const optional = def.type === 'optional';
+    const inner = optional ? def.innerType : schema;
+    const test = generator.stringTest(inner, 'x');
+    const passes = test === undefined ? `${generator.inline(inner, 'x', 'd')} !== undefined` : `${test} && (plain(x) || x.isWellFormed())`;
+    return `x = v[${JSON.stringify(key)}];
+      if (x === undefined) { ${optional ? '' : 'return undefined;'} }
+      else if (!(${passes})) return undefined;`;
+  });
+  const [node] = generator.build([generator.function(`let x; ${fields.join('\n')} return '';`)]) as [Node];
+  return (value) => node(value, 0) !== undefined;
 };

@@ -1,7 +1,7 @@
 import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 import { jcs } from './chain.ts';
-import { compileFastAll, compileFieldCheck, isPlain } from './fast-payload.ts';
+import { compileFastAll, compileFieldChecks, isPlain } from './fast-payload.ts';
 import { maxJsonDepth, nestedDeeperThan } from './json-depth.ts';
 import { pooledRandom } from './random-pool.ts';
 import { payloadSchemas } from './schemas.ts';
@@ -90,14 +90,14 @@ const normalised = (input: Envelope, payloadJcs: string, payload: Record<string,
 /** Fast paths compiled from the same zod schemas (core/audit/fast-payload.ts): they accept only what zod accepts. */
 const fastPayloads = compileFastAll(payloadSchemas);
 const { payload: _payloadIsCheckedByItsSchema, ...envelopeFields } = evidenceInputSchema.shape;
-const envelopeChecks = Object.entries(envelopeFields).map(([key, schema]) => [key, compileFieldCheck(schema)] as const);
+const envelopeValid = compileFieldChecks(envelopeFields);
 const envelopeKeys = new Set(Object.keys(evidenceInputSchema.shape));
 
 /** The prepared input when the fast path proves the raw input valid; undefined means "ask zod" (maybe invalid). */
 const fastPrepare = (raw: unknown, now: Date): PreparedInput | undefined => {
   if (!isPlain(raw)) return undefined;
   for (const key in raw) if (!envelopeKeys.has(key)) return undefined;
-  for (const [key, check] of envelopeChecks) if (!check(raw[key])) return undefined;
+  if (!envelopeValid(raw)) return undefined;
   const input = raw as Envelope;
   const payloadJcs = fastPayloads[input.schema_key](input.payload);
   if (payloadJcs === undefined || payloadJcs.length > maxPayloadChars) return undefined;
