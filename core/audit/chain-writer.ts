@@ -6,6 +6,7 @@ import type { Db } from '../store/db.ts';
 import { recordColumns } from './evidence-rows.ts';
 import { GENESIS_HASH, canonicalHashInput, hashOfCanonicalInput, needsNoEscape, plainHashInput } from './chain.ts';
 import type { PreparedInput } from './input.ts';
+import { objectList } from './object-list.ts';
 import type { EvidenceRecord } from './types.ts';
 
 /**
@@ -69,7 +70,8 @@ const notCollected: Record<string, unknown> = Object.freeze({});
 /** Links inputs onto their projects' chains and queues their rows; pure, `attempt` does the I/O. */
 class ChainLinker<I extends PreparedInput> {
   readonly heads = new Map<string, Head>();
-  readonly records: EvidenceRecord[] = [];
+  /** Of object elements kind from the start (object-list.ts): link() pushes to a fresh one per append. */
+  readonly records: EvidenceRecord[] = objectList();
   /**
    * The multi-row INSERT's queue: values of the queued rows, nine per row, the inputs they came from, how many
    * are queued and the first one's index (to name a duplicate).

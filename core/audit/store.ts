@@ -8,6 +8,7 @@ import { type ChainTarget, writeChain } from './chain-writer.ts';
 import { type EvidenceRow, timeFilter } from './evidence-rows.ts';
 import { formatIssues, isProjectId, prepareInput, preparedOrUndefined } from './input.ts';
 import type { PreparedInput } from './input.ts';
+import { objectList } from './object-list.ts';
 import { schemaKeys } from './types.ts';
 import type { EvidenceInput, EvidenceRecord, SchemaKey } from './types.ts';
 
@@ -85,14 +86,15 @@ class InvalidInput extends Error {
 
 /** The inputs prepared `chunkSize` at a time; throws InvalidInput at the first invalid one. */
 function* preparedChunks(inputs: Inputs, now: Date): Generator<PreparedInput[]> {
-  let chunk: PreparedInput[] = [];
+  // Object-kind arrays (object-list.ts): a fresh `[]` per page deoptimised this generator at its first push.
+  let chunk: PreparedInput[] = objectList();
   for (let i = 0; i < inputs.length; i++) {
     const input = preparedOrUndefined(inputs[i], now);
     if (input === undefined) throw new InvalidInput();
     chunk.push(input);
     if (chunk.length === chunkSize) {
       yield chunk;
-      chunk = [];
+      chunk = objectList();
     }
   }
   if (chunk.length > 0) yield chunk;
