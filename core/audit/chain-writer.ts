@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { Database, Queryable, SqlValue } from '../store/database.ts';
@@ -5,6 +6,7 @@ import type { Db } from '../store/db.ts';
 import { recordColumns } from './evidence-rows.ts';
 import { GENESIS_HASH, canonicalHashInput, hashOfCanonicalInput, needsNoEscape, plainHashInput } from './chain.ts';
 import type { PreparedInput } from './input.ts';
+import { objectList } from './object-list.ts';
 import type { EvidenceRecord } from './types.ts';
 
 /**
@@ -68,7 +70,8 @@ const notCollected: Record<string, unknown> = Object.freeze({});
 /** Links inputs onto their projects' chains and queues their rows; pure, `attempt` does the I/O. */
 class ChainLinker<I extends PreparedInput> {
   readonly heads = new Map<string, Head>();
-  readonly records: EvidenceRecord[] = [];
+  /** Of object elements kind from the start (object-list.ts): link() pushes to a fresh one per append. */
+  readonly records: EvidenceRecord[] = objectList();
   /**
    * The multi-row INSERT's queue: values of the queued rows, nine per row, the inputs they came from, how many
    * are queued and the first one's index (to name a duplicate).
@@ -94,7 +97,9 @@ class ChainLinker<I extends PreparedInput> {
 
   /** One record per input in its final shape, hashed and completed in place, moving the head: this runs per record. */
   link(input: I, head: Head): EvidenceRecord {
-    const { recordedAt } = this.options;
+    const { recordedAt, collect } = this.options;
+    // The payload is set here, not after hashing: replacing the placeholder with each schema's payload object changed
+    // the record's field type in place, and the optimised link() was thrown away (deoptimised) and compiled again.
     const record: EvidenceRecord = {
       seq: head.seq + 1,
       record_id: input.record_id,
@@ -103,7 +108,7 @@ class ChainLinker<I extends PreparedInput> {
       timestamp: input.timestamp,
       recorded_at: recordedAt,
       prev_hash: head.hash,
-      payload: notCollected,
+      payload: collect ? (input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>)) : notCollected,
       hash: '',
     };
     const plain =
@@ -113,10 +118,7 @@ class ChainLinker<I extends PreparedInput> {
     head.hash = record.hash;
     head.hashPlain = true;
     this.options.onWritten?.(input.project_id, record.seq, record.hash);
-    if (this.options.collect) {
-      record.payload = input.payload ?? (JSON.parse(input.payloadJcs) as Record<string, unknown>);
-      this.records.push(record);
-    }
+    if (collect) this.records.push(record);
     return record;
   }
 
@@ -202,6 +204,17 @@ export const writeChain = async <I extends PreparedInput>(
   }
 };
 
+/** The one-row INSERT of each connection, prepared once (it was prepared again for every append). */
+const directInserts = new WeakMap<Db, Statement>();
+const directInsert = (db: Db): Statement => {
+  let statement = directInserts.get(db);
+  if (statement === undefined) {
+    statement = db.prepare(insertSql(1));
+    directInserts.set(db, statement);
+  }
+  return statement;
+};
+
 const attempt = async <I extends PreparedInput>(
   tx: Queryable,
   sqlite: Db | null,
@@ -210,7 +223,7 @@ const attempt = async <I extends PreparedInput>(
   rowByRowChunk: number | null,
 ): Promise<EvidenceRecord[]> => {
   const linker = new ChainLinker(options);
-  const direct = sqlite?.prepare(insertSql(1)) ?? null;
+  const direct = sqlite === null ? null : directInsert(sqlite);
   let index = 0;
   /**
    * One row, its nine values bound as arguments: better-sqlite3 reads an array argument element by element
@@ -256,17 +269,36 @@ const attempt = async <I extends PreparedInput>(
     }
     chunk += 1;
   };
+  /**
+   * SQLite: links and inserts `page` from `from` on, synchronously, until its end or an input whose project's head
+   * is not read yet; returns where it stopped. The per-record loop lives in this small synchronous function rather
+   * than in this async one: TurboFan's on-stack replacement of the async loop (resume points and all, with every
+   * per-record call inlined) was the costliest compilation of an append, paid by every process at its start.
+   */
+  const insertRun = (statement: NonNullable<typeof direct>, page: readonly I[], from: number): number => {
+    for (let i = from; i < page.length; i++) {
+      const input = page[i] as I;
+      const head = linker.headOf(input.project_id);
+      if (head === undefined) return i;
+      insertDirect(statement, input, linker.link(input, head));
+    }
+    return page.length;
+  };
   for await (const page of pages) {
+    if (direct !== null) {
+      for (let i = insertRun(direct, page, 0); i < page.length; i = insertRun(direct, page, i)) {
+        const projectId = (page[i] as I).project_id;
+        linker.setHead(projectId, await chainHead(tx, projectId));
+      }
+      continue;
+    }
     // An indexed loop: this async function's for-of made an iterator result per record (~70 bytes of garbage).
     for (let i = 0; i < page.length; i++) {
       const input = page[i] as I;
       const head = linker.headOf(input.project_id) ?? linker.setHead(input.project_id, await chainHead(tx, input.project_id));
       const record = linker.link(input, head);
-      if (direct !== null) insertDirect(direct, input, record);
-      else {
-        linker.queue(input, record);
-        if (linker.queued >= rowsPerInsert) await insertMany();
-      }
+      linker.queue(input, record);
+      if (linker.queued >= rowsPerInsert) await insertMany();
     }
   }
   if (linker.queued > 0) await insertMany();

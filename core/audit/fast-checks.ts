@@ -15,7 +15,7 @@ export const defOf = (schema: unknown): Def => (schema as AnySchema)._zod.def;
 export const checksOf = (def: Def): CheckDef[] => (def.checks ?? []).map((check) => check._zod.def);
 
 /** Code points of a well-formed string (zod measures lengths in code points). */
-const codePoints = (text: string): number => {
+export const codePoints = (text: string): number => {
   let count = text.length;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
@@ -36,8 +36,15 @@ export const lengthBounds = (checks: CheckDef[]): { min: number; max: number } =
   return { min, max };
 };
 
-/** A string's checks as plain data, so one monomorphic function tests them all. */
-export const stringCheck = (def: Def): ((text: string) => boolean) => {
+/**
+ * The source of an expression that is true exactly when the string `x` passes a string schema's checks, for the
+ * generated validators (fast-payload.ts). `value` names a value the expression uses (a pattern, a transform, a
+ * refinement). Lengths are in code points like zod's: the UTF-16 length bounds them (cp <= units <= 2 cp), so
+ * most strings need no count. Straight-line code per field, where a shared closure looping over arrays of checks
+ * made TurboFan inline and peel those loops into every field of every validator: the compilation then cost more
+ * CPU than a 100k-record ingest spent validating (docs/decisions.md, "Ingest, another pass").
+ */
+export const stringCheckSource = (def: Def, x: string, value: (item: unknown) => string): string => {
   let min = 0;
   let max = Number.POSITIVE_INFINITY;
   const patterns: RegExp[] = [];
@@ -59,16 +66,15 @@ export const stringCheck = (def: Def): ((text: string) => boolean) => {
     } else if (check.check === 'custom' && typeof check.fn === 'function') customs.push(check.fn as (text: string) => unknown);
     else throw new TypeError(`fast path: unsupported string check ${check.check}`);
   }
-  // Lengths in code points like zod: UTF-16 length bounds them (cp <= units <= 2 cp), so most strings need no count.
-  // Indexed loops, no closures: this runs for every string field of every record and must not allocate.
-  return (text) => {
-    const units = text.length;
-    if (units < min || (units < 2 * min && codePoints(text) < min)) return false;
-    if (units > max && codePoints(text) > max) return false;
-    for (let i = 0; i < overwrites.length; i++) if ((overwrites[i] as (text: string) => unknown)(text) !== text) return false;
-    for (let i = 0; i < patterns.length; i++) if (!(patterns[i] as RegExp).test(text)) return false;
-    return allPass(customs, text);
-  };
+  const tests = ['true'];
+  if (!Number.isSafeInteger(min) || (max !== Number.POSITIVE_INFINITY && !Number.isSafeInteger(max)))
+    throw new TypeError('fast path: non-integer length bound');
+  if (min > 0) tests.push(`(${x}.length >= ${min} && (${x}.length >= ${2 * min} || codePoints(${x}) >= ${min}))`);
+  if (max !== Number.POSITIVE_INFINITY) tests.push(`(${x}.length <= ${max} || codePoints(${x}) <= ${max})`);
+  for (const overwrite of overwrites) tests.push(`${value(overwrite)}(${x}) === ${x}`);
+  for (const pattern of patterns) tests.push(`${value(pattern)}.test(${x})`);
+  for (const custom of customs) tests.push(`passes(${value(custom)}, ${x})`);
+  return `(${tests.join(' && ')})`;
 };
 
 /** True when every refinement passes `value` (an indexed loop: no closure per call on the hot path). */
@@ -78,7 +84,7 @@ const allPass = (fns: readonly ((value: never) => unknown)[], value: unknown): b
 };
 
 /** A zod refinement's verdict as zod reads it: true passes; anything else, or a throw, fails. */
-const passes = (refine: (value: never) => unknown, value: unknown): boolean => {
+export const passes = (refine: (value: never) => unknown, value: unknown): boolean => {
   try {
     return refine(value as never) === true;
   } catch {
@@ -86,8 +92,12 @@ const passes = (refine: (value: never) => unknown, value: unknown): boolean => {
   }
 };
 
-/** A number's checks as bounds: finite always (zod 4 rejects NaN and infinities), safe integer for z.int(). */
-export const numberCheck = (def: Def): ((n: number) => boolean) => {
+/**
+ * The source of an expression that is true exactly when the number `x` passes a number schema's checks: finite
+ * always (zod 4 rejects NaN and infinities), a safe integer for z.int(), the tightest bounds (straight-line code,
+ * as stringCheckSource).
+ */
+export const numberCheckSource = (def: Def, x: string, value: (item: unknown) => string): string => {
   if (def.format !== undefined && def.format !== 'safeint')
     throw new TypeError(`fast path: unsupported number format ${String(def.format)}`);
   const integer = def.format === 'safeint';
@@ -97,22 +107,23 @@ export const numberCheck = (def: Def): ((n: number) => boolean) => {
   let highInclusive = true;
   for (const check of checksOf(def)) {
     if (typeof check.value !== 'number') throw new TypeError('fast path: non-numeric bound');
-    const value = check.value;
+    const bound = check.value;
     const inclusive = check.inclusive === true;
     if (check.check === 'greater_than') {
       // The tighter bound wins; at equal bounds, exclusive wins.
-      if (value > low) [low, lowInclusive] = [value, inclusive];
-      else if (value === low) lowInclusive &&= inclusive;
+      if (bound > low) [low, lowInclusive] = [bound, inclusive];
+      else if (bound === low) lowInclusive &&= inclusive;
     } else if (check.check === 'less_than') {
-      if (value < high) [high, highInclusive] = [value, inclusive];
-      else if (value === high) highInclusive &&= inclusive;
+      if (bound < high) [high, highInclusive] = [bound, inclusive];
+      else if (bound === high) highInclusive &&= inclusive;
     } else throw new TypeError(`fast path: unsupported number check ${check.check}`);
   }
-  return (n) =>
-    Number.isFinite(n) &&
-    (!integer || Number.isSafeInteger(n)) &&
-    (lowInclusive ? n >= low : n > low) &&
-    (highInclusive ? n <= high : n < high);
+  const tests = [`Number.isFinite(${x})`];
+  if (integer) tests.push(`Number.isSafeInteger(${x})`);
+  // Bounds as values, not literals: no number formatting to get wrong.
+  if (low !== Number.NEGATIVE_INFINITY) tests.push(`${x} ${lowInclusive ? '>=' : '>'} ${value(low)}`);
+  if (high !== Number.POSITIVE_INFINITY) tests.push(`${x} ${highInclusive ? '<=' : '<'} ${value(high)}`);
+  return `(${tests.join(' && ')})`;
 };
 
 /** Refinements (`.refine`): run on the input, which equals zod's output whenever the fast path accepts. */

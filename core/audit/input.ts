@@ -1,7 +1,7 @@
 import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 import { jcs } from './chain.ts';
-import { compileFast, compileFieldCheck, isPlain } from './fast-payload.ts';
+import { compileFastAll, compileFieldChecks, isPlain } from './fast-payload.ts';
 import { maxJsonDepth, nestedDeeperThan } from './json-depth.ts';
 import { pooledRandom } from './random-pool.ts';
 import { payloadSchemas } from './schemas.ts';
@@ -88,19 +88,16 @@ const normalised = (input: Envelope, payloadJcs: string, payload: Record<string,
 });
 
 /** Fast paths compiled from the same zod schemas (core/audit/fast-payload.ts): they accept only what zod accepts. */
-const fastPayloads = Object.fromEntries(schemaKeys.map((key) => [key, compileFast(payloadSchemas[key])])) as Record<
-  SchemaKey,
-  (value: unknown) => string | undefined
->;
+const fastPayloads = compileFastAll(payloadSchemas);
 const { payload: _payloadIsCheckedByItsSchema, ...envelopeFields } = evidenceInputSchema.shape;
-const envelopeChecks = Object.entries(envelopeFields).map(([key, schema]) => [key, compileFieldCheck(schema)] as const);
+const envelopeValid = compileFieldChecks(envelopeFields);
 const envelopeKeys = new Set(Object.keys(evidenceInputSchema.shape));
 
 /** The prepared input when the fast path proves the raw input valid; undefined means "ask zod" (maybe invalid). */
 const fastPrepare = (raw: unknown, now: Date): PreparedInput | undefined => {
   if (!isPlain(raw)) return undefined;
   for (const key in raw) if (!envelopeKeys.has(key)) return undefined;
-  for (const [key, check] of envelopeChecks) if (!check(raw[key])) return undefined;
+  if (!envelopeValid(raw)) return undefined;
   const input = raw as Envelope;
   const payloadJcs = fastPayloads[input.schema_key](input.payload);
   if (payloadJcs === undefined || payloadJcs.length > maxPayloadChars) return undefined;
@@ -116,6 +113,17 @@ const fastPrepare = (raw: unknown, now: Date): PreparedInput | undefined => {
 export const prepareInput = (raw: unknown, now: Date): PrepareResult => {
   const fast = fastPrepare(raw, now);
   return fast === undefined ? prepareWithZod(raw, now) : { ok: true, value: fast };
+};
+
+/**
+ * prepareInput's prepared input, or undefined when the input is invalid (prepareInput then says why): the hot
+ * path's form, without a result object per record.
+ */
+export const preparedOrUndefined = (raw: unknown, now: Date): PreparedInput | undefined => {
+  const fast = fastPrepare(raw, now);
+  if (fast !== undefined) return fast;
+  const result = prepareWithZod(raw, now);
+  return result.ok ? result.value : undefined;
 };
 
 /** The reference path: zod schemas, then jcs. Exported for the differential test against the fast path. */

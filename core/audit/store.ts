@@ -6,8 +6,9 @@ import { sqliteDatabase } from '../store/sqlite-database.ts';
 import { noteAppended } from './anchors/scheduler.ts';
 import { type ChainTarget, writeChain } from './chain-writer.ts';
 import { type EvidenceRow, timeFilter } from './evidence-rows.ts';
-import { formatIssues, isProjectId, prepareInput } from './input.ts';
+import { formatIssues, isProjectId, prepareInput, preparedOrUndefined } from './input.ts';
 import type { PreparedInput } from './input.ts';
+import { objectList } from './object-list.ts';
 import { schemaKeys } from './types.ts';
 import type { EvidenceInput, EvidenceRecord, SchemaKey } from './types.ts';
 
@@ -54,9 +55,9 @@ const rejectInvalid = (inputs: Inputs, now: Date): void => {
 const prepareAll = (inputs: Inputs, now: Date): PreparedInput[] => {
   const prepared: PreparedInput[] = [];
   for (const raw of inputs) {
-    const result = prepareInput(raw, now);
-    if (!result.ok) break;
-    prepared.push(result.value);
+    const input = preparedOrUndefined(raw, now);
+    if (input === undefined) break;
+    prepared.push(input);
   }
   if (prepared.length < inputs.length) rejectInvalid(inputs, now);
   return prepared;
@@ -85,14 +86,15 @@ class InvalidInput extends Error {
 
 /** The inputs prepared `chunkSize` at a time; throws InvalidInput at the first invalid one. */
 function* preparedChunks(inputs: Inputs, now: Date): Generator<PreparedInput[]> {
-  let chunk: PreparedInput[] = [];
+  // Object-kind arrays (object-list.ts): a fresh `[]` per page deoptimised this generator at its first push.
+  let chunk: PreparedInput[] = objectList();
   for (let i = 0; i < inputs.length; i++) {
-    const result = prepareInput(inputs[i], now);
-    if (!result.ok) throw new InvalidInput();
-    chunk.push(result.value);
+    const input = preparedOrUndefined(inputs[i], now);
+    if (input === undefined) throw new InvalidInput();
+    chunk.push(input);
     if (chunk.length === chunkSize) {
       yield chunk;
-      chunk = [];
+      chunk = objectList();
     }
   }
   if (chunk.length > 0) yield chunk;
@@ -101,10 +103,14 @@ function* preparedChunks(inputs: Inputs, now: Date): Generator<PreparedInput[]> 
 /** The project ids the inputs name, or undefined when one of them has no valid project id (the batch is invalid). */
 const namedProjects = (inputs: Inputs): string[] | undefined => {
   const ids = new Set<string>();
+  // A batch usually names one project: the pattern runs once per change of id, not once per record.
+  let last: unknown;
   for (const raw of inputs) {
     const id = typeof raw === 'object' && raw !== null ? raw.project_id : undefined;
+    if (id === last && ids.size > 0) continue;
     if (!isProjectId(id)) return undefined;
     ids.add(id);
+    last = id;
   }
   return [...ids];
 };
