@@ -1,4 +1,4 @@
-import { open as openFile } from 'node:fs/promises';
+import { closeSync, fsync, openSync } from 'node:fs';
 import BetterSqlite3, { type Statement } from 'better-sqlite3';
 import {
   CommittedNotSynced,
@@ -104,15 +104,17 @@ export const readerOf = (file: string): Queryable & { close(): void } => {
 
 /**
  * fsyncs the connection's WAL file on libuv's thread pool (fsync reaches the file, whichever descriptor wrote
- * it): what COMMIT under synchronous = FULL does on the calling thread.
+ * it): what COMMIT under synchronous = FULL does on the calling thread. One thread-pool round trip: opening and
+ * closing the file are quick calls here (no data to flush), and with fs/promises' open, sync and close each
+ * waited for a turn of the busy event loop (docs/decisions.md, "PII over HTTP, third pass").
  */
 const syncWal = async (db: Db): Promise<void> => {
   try {
-    const wal = await openFile(`${db.name}-wal`, 'r');
+    const wal = openSync(`${db.name}-wal`, 'r');
     try {
-      await wal.sync();
+      await new Promise<void>((resolve, reject) => fsync(wal, (error) => (error === null ? resolve() : reject(error))));
     } finally {
-      await wal.close();
+      closeSync(wal);
     }
   } catch (error) {
     throw new CommittedNotSynced(error);
