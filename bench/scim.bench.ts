@@ -2,10 +2,11 @@
 // `filter=userName eq "..."` (index fast path), a 100-item page, a PATCH, and an unindexed filter (full scan),
 // each against a trivial route on the same server in the same run. One connection, so p50 is a request's
 // latency rather than queueing (measured per request, node:http keep-alive). `BENCH_SECONDS` sets each phase's
-// duration (default 3). PostgreSQL: after seeding, `VACUUM ANALYZE` of the SCIM user tables, as autovacuum does
-// to a real database within a minute of a bulk load (statistics for the planner, the visibility map for
-// index-only scans, the trigram index's pending list merged); the bench measures a settled database, not the
-// minute after 100k inserts (docs/decisions.md, "SCIM filters on PostgreSQL (issue 12)").
+// duration (default 3); `SCIM_BENCH_SQLITE=0` or `SCIM_BENCH_POSTGRES=0` skips that back end. PostgreSQL: after
+// seeding, `VACUUM ANALYZE` of the SCIM user tables, as autovacuum does to a real database within a minute of a
+// bulk load (statistics for the planner, the visibility map for index-only scans, the trigram index's pending
+// list merged); the bench measures a settled database, not the minute after 100k inserts (docs/decisions.md,
+// "SCIM filters on PostgreSQL (issue 12)").
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -134,9 +135,12 @@ const measure = async (label: string, app: App): Promise<void> => {
   await server.close();
 };
 
-const sqliteApp = createApp({ dataDir: ':memory:', env: {} });
-await measure('SQLite (in memory)', sqliteApp);
-await sqliteApp.close();
+if (process.env.SCIM_BENCH_SQLITE === '0') console.log('\nSQLite: skipped (SCIM_BENCH_SQLITE=0)');
+else {
+  const sqliteApp = createApp({ dataDir: ':memory:', env: {} });
+  await measure('SQLite (in memory)', sqliteApp);
+  await sqliteApp.close();
+}
 
 // The same phases on PostgreSQL (a throw-away local server, as the tests start), skipped with the reason otherwise.
 if (process.env.SCIM_BENCH_POSTGRES === '0') console.log('\nPostgreSQL: skipped (SCIM_BENCH_POSTGRES=0)');
