@@ -56,6 +56,7 @@ export const migrationOrder: readonly string[] = [
   'scim/005-code-point-attr-indexes',
   'scim/006-user-element-rows',
   'scim/007-user-single-rows',
+  'scim/008-single-rows-scan-order',
 ];
 
 const defined: readonly Migration[] = [

@@ -1,7 +1,7 @@
 import type { Migration } from '../../store/db.ts';
 import { createUserIndexTable, indexInsertSql, indexParams, indexRowsOf } from './filter/attr-index.ts';
 import { createElementRows } from './filter/element-rows.ts';
-import { createSingleRows } from './filter/single-rows.ts';
+import { createSingleRows, reorderSingleRows } from './filter/single-rows.ts';
 import { type UserRow, userToWire } from './wire.ts';
 
 /**
@@ -84,5 +84,11 @@ export const scimMigrations: readonly Migration[] = [
     // (the same statement on PostgreSQL): a broad root-scope condition is one scan (filter/single-rows.ts).
     id: 'scim/007-user-single-rows',
     up: createSingleRows,
+  },
+  {
+    // The single-valued rows' columns in scan order, rows copied (filter/single-rows.ts `scanOrderColumns`): a scan
+    // decodes every column up to the last one it tests, and `active` was the 25th.
+    id: 'scim/008-single-rows-scan-order',
+    up: reorderSingleRows,
   },
 ];

@@ -1,4 +1,6 @@
+import { toPostgresDdl } from '../../store/postgres-ddl.ts';
 import type { PostgresMigration } from '../../store/postgres-migrate.ts';
+import { reorderSingleRowsSql } from './filter/single-rows.ts';
 
 /**
  * scim/002 moves data on SQLite (uid from rowid, the index rebuilt in JS), so it cannot be translated
@@ -74,5 +76,12 @@ export const scimPostgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX scim_user_attrs_str ON scim_user_attrs (path, kind, str COLLATE "C") INCLUDE (uid, elem);
       CREATE INDEX scim_user_attrs_rev ON scim_user_attrs (path, kind, (reverse(str)) COLLATE "C") INCLUDE (uid, elem, str);
     `,
+  },
+  {
+    // The translated statements (filter/single-rows.ts), then the primary key's index gets its usual name back
+    // (CREATE TABLE named it after scim_user_singles_next).
+    id: 'scim/008-single-rows-scan-order',
+    up: `${toPostgresDdl(reorderSingleRowsSql)};
+      ALTER INDEX scim_user_singles_next_pkey RENAME TO scim_user_singles_pkey;`,
   },
 ];
