@@ -189,12 +189,18 @@ export const listUsers = async (app: App, query: ListQuery, baseUrl: string): Pr
   const sorted = query.sortBy !== undefined && query.sortBy !== '';
   const { startIndex, count } = pageParams(query);
   if (filter === undefined && !sorted) {
-    const total = (await db.one(countRow, 'SELECT COUNT(*) AS n FROM scim_users'))?.n ?? 0;
-    const rows = await db.all(userRowSchema, `SELECT ${userColumns} FROM scim_users ORDER BY uid LIMIT ? OFFSET ?`, [
-      count,
-      startIndex - 1,
+    // The count and the page at once (PostgreSQL: two connections). The page's OFFSET skips uids in the uid
+    // index (index-only) and reads just its rows: `ORDER BY uid LIMIT ? OFFSET ?` on the table fetched every
+    // skipped row (PostgreSQL, startIndex 50,000: 50k heap tuples of ~1 KB).
+    const [total, rows] = await Promise.all([
+      db.one(countRow, 'SELECT COUNT(*) AS n FROM scim_users'),
+      db.all(
+        userRowSchema,
+        `SELECT ${userColumns} FROM scim_users WHERE uid IN (SELECT uid FROM scim_users ORDER BY uid LIMIT ? OFFSET ?) ORDER BY uid`,
+        [count, startIndex - 1],
+      ),
     ]);
-    return { totalResults: total, startIndex, resources: await pageToWire(db, rows, baseUrl) };
+    return { totalResults: total?.n ?? 0, startIndex, resources: await pageToWire(db, rows, baseUrl) };
   }
   const key = filter?.indexKey;
   // An `id` or `userName` equality (alone or in a top-level `and`) has at most one candidate: reading it by its
