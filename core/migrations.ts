@@ -57,6 +57,7 @@ export const migrationOrder: readonly string[] = [
   'scim/006-user-element-rows',
   'scim/007-user-single-rows',
   'scim/008-single-rows-scan-order',
+  'scim/009-later-element-rows-index',
 ];
 
 const defined: readonly Migration[] = [

@@ -91,4 +91,11 @@ export const scimMigrations: readonly Migration[] = [
     id: 'scim/008-single-rows-scan-order',
     up: reorderSingleRows,
   },
+  {
+    // The element rows after each user's first (few in most directories): a broad value filter counts its users
+    // as the matching first elements plus the users matching only through these (filter/row-scan.ts), instead of
+    // COUNT(DISTINCT uid), which sorted every matching row.
+    id: 'scim/009-later-element-rows-index',
+    up: (db) => db.exec('CREATE INDEX scim_user_elems_later ON scim_user_elems (path, uid, elem) WHERE elem > 0'),
+  },
 ];

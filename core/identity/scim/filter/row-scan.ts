@@ -92,11 +92,36 @@ const readList = async (db: Queryable, sql: string, params: readonly (string | n
   JSON.parse((await db.one(listRow, sql, params))?.list ?? '[]') as number[];
 
 /**
+ * How many users hold a matching element (element rows: primary key (path, uid, elem)) without COUNT(DISTINCT
+ * uid), which sorted every matching row (100k for `emails[type eq "work" and value co "@example.com"]`: a fifth
+ * of the statement on PostgreSQL). A user counts once, by their first element if it matches (`elem = 0`: one
+ * row per user and path, so a plain COUNT) or else by the distinct users of their other matching elements, read
+ * through the index of elements after the first (scim/009; few in most directories) with a primary-key probe of
+ * the first. Two statements, at once on PostgreSQL.
+ */
+const elementUsers = (db: Queryable, table: string, scope: readonly LeafTest[], condition: Cond): Promise<number> => {
+  const { text, params } = condition(db.dialect);
+  const tests = [...scope, { text, params }];
+  const where = tests.map((test) => test.text).join(' AND ');
+  const values = tests.flatMap((test) => test.params);
+  const count = (sql: string, all: readonly (string | number)[]) => db.one(countRow, sql, all).then((row) => row?.n ?? 0);
+  return Promise.all([
+    count(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where} AND elem = 0`, values),
+    // Inside NOT EXISTS the unqualified columns of the condition are the first element's (z); outside, e's.
+    count(
+      `SELECT COUNT(DISTINCT uid) AS n FROM ${table} e WHERE ${where} AND elem > 0 AND NOT EXISTS (
+         SELECT 1 FROM ${table} z WHERE z.path = e.path AND z.uid = e.uid AND z.elem = 0 AND ${text})`,
+      [...values, ...params],
+    ),
+  ]).then(([first, later]) => first + later);
+};
+
+/**
  * A condition evaluated on the rows of `table` that `scope` selects. `users`: the matching users, one scan, or
- * with `within` a primary-key look-up of those users' rows; with `distinct` (several rows per user) a user may
- * appear more than once. `window`: the count of such users and one page of them, read in uid order, without
- * sending every matching uid (two statements, on two connections on PostgreSQL); `count` replaces the first
- * when the caller has a cheaper one.
+ * with `within` a primary-key look-up of those users' rows; with `distinct` (element rows: several per user) a
+ * user may appear more than once. `window`: the count of such users and one page of them, read in uid order,
+ * without sending every matching uid (statements on several connections at once on PostgreSQL); `count`
+ * replaces the count when the caller has a cheaper one.
  */
 export const scanRows = (table: string, scope: readonly LeafTest[], condition: Cond, distinct: boolean) => {
   const unique = distinct ? 'DISTINCT ' : '';
@@ -112,7 +137,10 @@ export const scanRows = (table: string, scope: readonly LeafTest[], condition: C
     window: async (db: Queryable, skip: number, take: number, count?: Promise<number>): Promise<UserWindow> => {
       const rows = matching(db.dialect, undefined);
       const [total, uids] = await Promise.all([
-        count ?? db.one(countRow, `SELECT COUNT(${unique}uid) AS n ${rows.text}`, rows.params).then((row) => row?.n ?? 0),
+        count ??
+          (distinct
+            ? elementUsers(db, table, scope, condition)
+            : db.one(countRow, `SELECT COUNT(uid) AS n ${rows.text}`, rows.params).then((row) => row?.n ?? 0)),
         readList(
           db,
           `SELECT ${jsonList(db.dialect, 'uid')} AS list FROM (SELECT ${unique}uid ${rows.text} ORDER BY uid LIMIT ? OFFSET ?) AS page`,
