@@ -99,6 +99,7 @@ const readList = async (db: Queryable, sql: string, params: readonly (string | n
  * through the index of elements after the first (scim/009; few in most directories) with a primary-key probe of
  * the first. Two statements, at once on PostgreSQL.
  */
+const laterIndex = 'scim_user_elems_later';
 const elementUsers = (db: Queryable, table: string, scope: readonly LeafTest[], condition: Cond): Promise<number> => {
   const { text, params } = condition(db.dialect);
   const tests = [...scope, { text, params }];
@@ -108,8 +109,11 @@ const elementUsers = (db: Queryable, table: string, scope: readonly LeafTest[], 
   return Promise.all([
     count(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where} AND elem = 0`, values),
     // Inside NOT EXISTS the unqualified columns of the condition are the first element's (z); outside, e's.
+    // SQLite without statistics reads e by the primary key (every element of the path again: 27 ms at 100k
+    // users, as much as the first statement) unless told; PostgreSQL picks the partial index from its estimate.
     count(
-      `SELECT COUNT(DISTINCT uid) AS n FROM ${table} e WHERE ${where} AND elem > 0 AND NOT EXISTS (
+      `SELECT COUNT(DISTINCT uid) AS n FROM ${table} e${db.dialect === 'sqlite' ? ` INDEXED BY ${laterIndex}` : ''}
+       WHERE ${where} AND elem > 0 AND NOT EXISTS (
          SELECT 1 FROM ${table} z WHERE z.path = e.path AND z.uid = e.uid AND z.elem = 0 AND ${text})`,
       [...values, ...params],
     ),
