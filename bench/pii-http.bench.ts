@@ -6,6 +6,8 @@
  * Sizes: 1 KB (the aim: scan requests/s >= 0.3x the trivial route's) and 16 KB (how cost grows with the text).
  * Each row also gives the process's CPU time per request (every thread, autocannon's included): on a loaded
  * machine requests/s mislead, CPU per request much less.
+ * The aim's two routes (trivial, 1 KB with names) are measured in turns, two rounds of half the time each, so both
+ * see the same drift of this shared host's speed.
  * Every route is driven for PII_HTTP_WARMUP_SECONDS (default: as long as it is measured) before it is measured,
  * the baseline included: the figures are a running server's, not V8 compiling the scan path (on a cold server
  * its optimising compiler took ~0.3 ms of helper-thread CPU per request over the first 5 s of 1 KB scans).
@@ -19,7 +21,7 @@ import { createApiKey } from '../core/identity/api-keys/service.ts';
 import { startPiiWorkers } from '../core/pii/pool/scanner.ts';
 import { DEFAULT_EN_PATTERN_ENTITIES } from '../core/pii/registry.ts';
 import { recordFigure } from './report.ts';
-import { type LoadResult, load, printRow, ratio, startBenchServer, verdict } from './support.ts';
+import { inTurns, type LoadResult, load, printRow, ratio, startBenchServer, verdict } from './support.ts';
 
 const seconds = Number(process.env.PII_HTTP_SECONDS ?? 5);
 const connections = Number(process.env.PII_HTTP_CONNECTIONS ?? 50);
@@ -79,8 +81,14 @@ console.log(
 );
 await withServer({}, async (origin, headers) => {
   console.log(`worker pool (SVC_PII_WORKERS=auto):`);
-  const trivial = show('GET /bench/trivial (baseline)', await warmLoad(`${origin}/bench/trivial`, { headers, seconds, connections }));
-  const small = show('POST /v1/scan/pii 1 KB, names', await scanLoad(origin, headers, { text: textOf(1024) }));
+  // The aim's two routes: both warmed, then measured in turns, two rounds of half the time each.
+  const trivialFor = (time: number) => () => load(`${origin}/bench/trivial`, { headers, seconds: time, connections });
+  const smallFor = (time: number) => () =>
+    load(`${origin}/v1/scan/pii`, { method: 'POST', headers, body: JSON.stringify({ text: textOf(1024) }), seconds: time, connections });
+  if (warmupSeconds > 0) await inTurns([trivialFor(warmupSeconds), smallFor(warmupSeconds)], 1);
+  const [trivialResult, smallResult] = (await inTurns([trivialFor(seconds / 2), smallFor(seconds / 2)], 2)) as [LoadResult, LoadResult];
+  const trivial = show('GET /bench/trivial (baseline)', trivialResult);
+  const small = show('POST /v1/scan/pii 1 KB, names', smallResult);
   const patterns = show(
     'POST /v1/scan/pii 1 KB, no NER',
     await scanLoad(origin, headers, { text: textOf(1024), entities: DEFAULT_EN_PATTERN_ENTITIES }),

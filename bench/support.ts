@@ -39,6 +39,33 @@ export const load = async (
   };
 };
 
+/** One route's rounds as one result: requests/s over all of them, the worst round's latencies, CPU per request. */
+const combine = (rounds: readonly LoadResult[]): LoadResult => {
+  const requests = rounds.reduce((sum, round) => sum + round.requests, 0);
+  const seconds = rounds.reduce((sum, round) => sum + round.requests / Math.max(round.requestsPerSecond, 1e-9), 0);
+  return {
+    requestsPerSecond: requests / Math.max(seconds, 1e-9),
+    p50Ms: Math.max(...rounds.map((round) => round.p50Ms)),
+    p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
+    errors: rounds.reduce((sum, round) => sum + round.errors, 0),
+    requests,
+    cpuMsPerRequest: rounds.reduce((sum, round) => sum + round.cpuMsPerRequest * round.requests, 0) / Math.max(requests, 1),
+  };
+};
+
+/**
+ * Runs each of `runs` (one `load` each) in turn, `rounds` times over, and combines each one's rounds. This host's
+ * speed drifts within minutes (docs/decisions.md, "PII over HTTP, fourth pass"): taking turns, a route and its
+ * baseline see the same drift, as the ingest bench's two sides do batch by batch.
+ */
+export const inTurns = async (runs: readonly (() => Promise<LoadResult>)[], rounds: number): Promise<LoadResult[]> => {
+  const results: LoadResult[][] = runs.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, run] of runs.entries()) results[index]?.push(await run());
+  }
+  return results.map(combine);
+};
+
 export { peakRssMb, printRow, ratio, verdict } from './report.ts';
 
 /**
