@@ -167,6 +167,12 @@ describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
       expect(await db.all(z.object({ key: z.string() }), 'SELECT key FROM settings')).toEqual([{ key: 'outside' }]);
     });
 
+    /** Commits the row `committed` with syncOffThread; `order` hears 'transaction resolved' once it is durable. */
+    const commitOffThread = (db: Database, order: string[]): Promise<unknown> =>
+      db
+        .transaction((tx) => tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['committed', '1']), { syncOffThread: true })
+        .then(() => order.push('transaction resolved'));
+
     const synchronousLevel = async (db: Database): Promise<number | undefined> =>
       (await db.one(z.object({ synchronous: z.number() }), 'PRAGMA synchronous'))?.synchronous;
 
@@ -189,9 +195,7 @@ describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
     it('syncOffThread: a read that runs during the WAL fsync (on the thread pool) returns only once it is done', async () => {
       const db = t().database;
       const order: string[] = [];
-      const committed = db
-        .transaction((tx) => tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['committed', '1']), { syncOffThread: true })
-        .then(() => order.push('transaction resolved'));
+      const committed = commitOffThread(db, order);
       const reader = db.all(z.object({ key: z.string() }), 'SELECT key FROM settings').then((rows) => {
         order.push('read');
         return rows;
@@ -230,9 +234,7 @@ describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
     it('syncOffThread: unqueuedReads answer while the fsync runs (authentication does not wait for evidence)', async () => {
       const db = t().database;
       const order: string[] = [];
-      const committed = db
-        .transaction((tx) => tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['committed', '1']), { syncOffThread: true })
-        .then(() => order.push('transaction resolved'));
+      const committed = commitOffThread(db, order);
       await new Promise((resolve) => setImmediate(resolve)); // committed; its fsync is on the thread pool
       expect(await db.unqueuedReads.all(z.object({ key: z.string() }), 'SELECT key FROM settings')).toEqual([{ key: 'committed' }]);
       order.push('read');
