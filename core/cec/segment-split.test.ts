@@ -11,6 +11,7 @@ import type { App } from '../app.ts';
 import { testBackends } from '../test-support/backends.ts';
 import { EvidenceTally } from './clauses/evidence-tally.ts';
 import { collectSegment } from './segment-pass.ts';
+import { lowerShare, lowerShareOf, segmentWorkerRecords } from './segment-split.ts';
 import { bundleAppPerTest, seedDays } from './test-support.ts';
 
 const range = ['2026-03-01', '2026-03-31'] as const;
@@ -137,5 +138,18 @@ describe.each(testBackends)('the segment pass over two threads on $name', (backe
     const written = lines.filter((line) => stored.includes(line.seq)).sort((a, b) => a.seq - b.seq);
     expect(written.map((line) => line.hash)).toEqual(hostile);
     for (const seq of stored) expect(one.summary.verification.errors).toContain(`chain: seq ${seq} hash does not match its content`);
+  });
+});
+
+describe('the building thread’s share of a split pass', () => {
+  it('adds the worker’s start-up to the building thread’s share: about half at 50k seqs, near lowerShare at 1M', () => {
+    expect(lowerShareOf(segmentWorkerRecords - 1)).toBe(lowerShare);
+    expect(lowerShareOf(50_000)).toBeCloseTo(0.5, 1);
+    expect(lowerShareOf(1_000_000)).toBeCloseTo(lowerShare, 2);
+    const sizes = [segmentWorkerRecords, 50_000, 200_000, 1_000_000, 10_000_000];
+    const shares = sizes.map(lowerShareOf);
+    expect(shares).toEqual([...shares].sort((a, b) => b - a));
+    for (const share of shares) expect(share).toBeGreaterThan(lowerShare);
+    for (const share of shares) expect(share).toBeLessThan(1);
   });
 });

@@ -130,6 +130,21 @@ describe.each(testBackends)('Database on $name', (backend) => {
       await expect(db.unqueuedReads.all(keys, "INSERT INTO settings (key, value) VALUES ('side', '1')")).rejects.toThrow(/readonly/i);
     }
   });
+
+  it('unqueuedReads never see the write of a transaction still open, nor write inside it', async () => {
+    const db = t().database;
+    const keys = z.object({ key: z.string() });
+    const seen = await db.transaction(async (tx) => {
+      await tx.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['pending', '1']);
+      const during = await db.unqueuedReads.all(keys, 'SELECT key FROM settings');
+      if (backend.name === 'sqlite') {
+        await expect(db.unqueuedReads.all(keys, "INSERT INTO settings (key, value) VALUES ('side', '1')")).rejects.toThrow(/readonly/i);
+      }
+      return during;
+    });
+    expect(seen).toEqual([]);
+    expect(await db.unqueuedReads.all(keys, 'SELECT key FROM settings')).toEqual([{ key: 'pending' }]);
+  });
 });
 
 describe.each(testBackends.filter((b) => b.name === 'postgres'))('Database on $name without serialisation', (backend) => {

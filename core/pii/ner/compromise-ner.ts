@@ -127,7 +127,7 @@ export const nerBudgetMs = 5_000;
 
 /**
  * PERSON, LOCATION and NRP spans (UTF-16 offsets). The tagger runs sentence by sentence, only on sentences that
- * can hold a name (see segments.ts), once per distinct sentence; NRP words come from a lexicon look-up over the
+ * can hold a name (see segments.ts), each distinct sentence once; NRP words come from a lexicon look-up over the
  * whole text. Throws when tagging exceeds `budgetMs`: a scan must never skip names silently.
  */
 export const findNamedEntities = (text: string, budgetMs = nerBudgetMs): NerSpan[] => {
@@ -135,7 +135,7 @@ export const findNamedEntities = (text: string, budgetMs = nerBudgetMs): NerSpan
   const seen = new Map<string, (NerSpan | undefined)[]>();
   const spans: NerSpan[] = [];
   for (const segment of segments(text)) {
-    if (!mayHoldName(segment.text)) continue;
+    // A repeated sentence (a template line, a signature, a disclaimer) is judged and tagged once.
     let tagged = seen.get(segment.text);
     if (tagged === undefined) {
       if (performance.now() > deadline) {
@@ -143,10 +143,10 @@ export const findNamedEntities = (text: string, budgetMs = nerBudgetMs): NerSpan
           `name recognition exceeded its ${budgetMs / 1000} s budget; scan a smaller text or leave out PERSON, LOCATION and NRP`,
         );
       }
-      tagged = lexiconSpans(segment.text) ?? taggedSpans(segment.text);
+      tagged = mayHoldName(segment.text) ? (lexiconSpans(segment.text) ?? taggedSpans(segment.text)) : [];
       seen.set(segment.text, tagged);
     }
-    spans.push(...shifted(tagged, segment.start));
+    if (tagged.length > 0) spans.push(...shifted(tagged, segment.start));
   }
   return withoutOverlaps([...spans, ...nrpTermSpans(text), ...titledNameSpans(text)]);
 };

@@ -110,6 +110,21 @@ describe('findNamedEntities on large input', () => {
     expect(findNamedEntities(repeated).filter((span) => span.type === 'PERSON')).toHaveLength(10_000);
     expect(performance.now() - started).toBeLessThan(5_000);
   });
+
+  it('finds names at every occurrence of a repeated sentence, between repeated sentences without names', async () => {
+    const { findNamedEntities } = await import('./compromise-ner.ts');
+    const text = 'The report was approved without changes. Maria Gonzalez met John Smith in Boston. '.repeat(3);
+    const people = findNamedEntities(text).filter((span) => span.type === 'PERSON');
+    expect(people.map((span) => [span.start, text.slice(span.start, span.end)])).toEqual(
+      [0, 1, 2].flatMap((i) => {
+        const at = i * (text.length / 3) + 41;
+        return [
+          [at, 'Maria Gonzalez'],
+          [at + 19, 'John Smith'],
+        ];
+      }),
+    );
+  });
 });
 
 describe('segments', () => {
