@@ -6,8 +6,10 @@ const common = { bundle: true, platform: 'node', target: 'node22', packages: 'ex
 await build({ ...common, entryPoints: ['main/index.ts'], format: 'esm', outfile: 'dist-electron/main.mjs' });
 // buildBundleAsync's worker, loaded from beside main.mjs (core/cec/async-build.ts).
 await build({ ...common, entryPoints: ['core/cec/build-worker.ts'], format: 'esm', outfile: 'dist-electron/build-worker.mjs' });
-// The PII scan workers, loaded from beside main.mjs (core/pii/pool/spawn.ts).
-await build({ ...common, entryPoints: ['core/pii/pool/pii-scan-worker.ts'], format: 'esm', outfile: 'dist-electron/pii-scan-worker.mjs' });
+// The PII scan workers and the scans' evidence writer, loaded from beside main.mjs (core/pii/pool/spawn.ts).
+for (const worker of ['pii-scan-worker', 'evidence-writer-worker']) {
+  await build({ ...common, entryPoints: [`core/pii/pool/${worker}.ts`], format: 'esm', outfile: `dist-electron/${worker}.mjs` });
+}
 // The verifier's folder workers and the build's segment worker (core/cec/spawn-worker.ts; else both run in-thread).
 for (const worker of ['core/cec/verify-folder-worker.ts', 'core/cec/segment-range-worker.ts']) {
   const outfile = `dist-electron/${worker.split('/').pop().replace(/\.ts$/, '.mjs')}`;

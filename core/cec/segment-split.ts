@@ -68,7 +68,10 @@ export const splitSeq = async (app: App, projectId: string, [from, to]: DateRang
   const first = await edgeSeq(app.database, q, 'asc');
   const last = await edgeSeq(app.database, q, 'desc');
   if (first === null || last === null) return null;
-  const split = await edgeSeq(app.database, q, 'desc', { after: 0, through: first + Math.floor((last - first) * lowerShareOf(last - first)) });
+  const split = await edgeSeq(app.database, q, 'desc', {
+    after: 0,
+    through: first + Math.floor((last - first) * lowerShareOf(last - first)),
+  });
   return split === null || split >= last ? null : split;
 };
 

@@ -2,10 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type App, createApp } from '../app.ts';
 import { examplePayloads } from '../audit/examples.ts';
 import { verifyChain } from '../audit/verify.ts';
+import { AppError } from '../errors.ts';
 import { appendDurably } from './evidence-queue.ts';
+import { evidenceWriterOf, startEvidenceWriter } from './pool/scanner.ts';
 
 const at = '2026-11-28T12:00:00.000Z';
 const scan = (i: number) => ({
@@ -16,7 +19,10 @@ const scan = (i: number) => ({
   payload: examplePayloads.pii_detections,
 });
 
-describe('scan evidence group commit (a SQLite file: commits fsync the WAL off the event loop)', () => {
+describe.each([
+  { writer: 'the app’s connection (its commits fsync the WAL off the event loop)', thread: false },
+  { writer: 'the evidence writer thread of a serving app', thread: true },
+])('scan evidence group commit on a SQLite file, written by $writer', ({ thread }) => {
   let dir: string;
   let app: App;
   /** Transactions of the evidence queue running now, and the most that ever ran at once. */
@@ -30,6 +36,7 @@ describe('scan evidence group commit (a SQLite file: commits fsync the WAL off t
     running = 0;
     mostAtOnce = 0;
     transactions = 0;
+    if (thread) startEvidenceWriter(app);
     app.database.serialized = async (key, work, options) => {
       running += 1;
       transactions += 1;
@@ -58,7 +65,13 @@ describe('scan evidence group commit (a SQLite file: commits fsync the WAL off t
     expect(chain).toMatchObject({ valid: true, checked: 300, head_seq: 300 });
     // A batch per event-loop turn at most; on a disk whose fsync takes longer than a turn, fewer and larger ones.
     expect(mostAtOnce).toBeLessThanOrEqual(2);
-    expect(transactions).toBeLessThanOrEqual(30);
+    if (thread) {
+      // None on the app's connection; one recorded_at per batch the thread committed.
+      expect(evidenceWriterOf(app)).toBeDefined();
+      expect(transactions).toBe(0);
+      const batches = await app.database.all(z.object({ n: z.number() }), 'SELECT count(DISTINCT recorded_at) AS n FROM audit_records');
+      expect(batches[0]?.n).toBeLessThanOrEqual(30);
+    } else expect(transactions).toBeLessThanOrEqual(30);
   });
 
   it('a record that cannot be appended fails alone: the others of its batch are written', async () => {
@@ -68,6 +81,9 @@ describe('scan evidence group commit (a SQLite file: commits fsync the WAL off t
       appendDurably(app, scan(3), at),
     ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    // A bad record stays a client mistake across the thread boundary (a 400, not a 500).
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(AppError);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'VALIDATION' });
     expect(await verifyChain(app, 'p1')).toMatchObject({ valid: true, checked: 2 });
   });
 });

@@ -1,15 +1,18 @@
 /**
  * Group commit of scan evidence: every scan waits until its `pii_detections` record is durable, yet scans that
- * finish while batches are being written share the next batch's transaction and fsync. The fsync runs off the
- * event loop (TransactionOptions.syncOffThread): on SQLite a COMMIT under synchronous = FULL blocked the main
- * thread for the whole fsync, and every HTTP request waited behind it. Two batches may be in flight: the next
- * one commits while the last one's fsync runs, so a scan waits for about one fsync rather than the rest of the
- * previous batch's and then its own.
+ * finish while batches are being written share the next batch's transaction and fsync. A serving app writes
+ * them on its evidence writer thread (pool/evidence-writer.ts); otherwise on its own connection, with the fsync
+ * off the event loop (TransactionOptions.syncOffThread: on SQLite a COMMIT under synchronous = FULL blocked the
+ * main thread for the whole fsync, and every HTTP request waited behind it). Two batches may be in flight: the
+ * next one commits as soon as the last one's COMMIT is done, so a scan waits for about one fsync rather than the
+ * rest of the previous batch's and then its own.
  */
 import { type App, service } from '../app.ts';
+import { noteAppended } from '../audit/anchors/scheduler.ts';
 import { appendEvidence } from '../audit/store.ts';
 import type { EvidenceInput } from '../audit/types.ts';
-import { CommittedNotSynced } from '../store/database.ts';
+import { appendEach } from './evidence-batch.ts';
+import { evidenceWriterOf } from './pool/scanner.ts';
 import { recordScanTime } from './status.ts';
 
 type PendingRecord = { readonly input: EvidenceInput; readonly at: string; readonly done: (error?: unknown) => void };
@@ -18,46 +21,42 @@ type EvidenceQueue = { pending: PendingRecord[]; writing: number; scheduled: boo
 /** More would only make smaller batches (more fsyncs) for the same wait; fewer serialises commit and fsync. */
 const batchesInFlight = 2;
 
-const append = async (app: App, records: readonly PendingRecord[]): Promise<void> => {
-  await appendEvidence(
-    app,
-    records.map((record) => record.input),
-    { syncOffThread: true },
-  );
+/**
+ * Each input's outcome (undefined once durable): on the app's evidence writer thread when its scan workers
+ * started one (the thread commits with its fsync inside COMMIT), else on the app's connection with the fsync off
+ * the event loop. A writer thread that dies fails the whole batch.
+ */
+const appendAll = async (app: App, inputs: readonly EvidenceInput[]): Promise<readonly unknown[]> => {
+  const writer = evidenceWriterOf(app);
+  if (writer === undefined) return appendEach((batch) => appendEvidence(app, batch, { syncOffThread: true }), inputs);
+  try {
+    const outcomes = await writer.write(inputs, app.now());
+    noteAppended(
+      app,
+      inputs.filter((_, i) => outcomes[i] === undefined).map((input) => input.project_id),
+    );
+    return outcomes;
+  } catch (error) {
+    return inputs.map(() => error);
+  }
 };
 
 /**
- * Writes one batch in one append (one transaction, one fsync); a failed batch is retried one by one, so one bad
- * record cannot fail the others, unless it committed and only its fsync failed (a retry would write it twice).
- * Then last_scan_at moves to the latest committed scan (status.ts): after the evidence committed, so it can lag
- * the evidence, never run ahead of it.
+ * Writes one batch (appendAll), then moves last_scan_at to the latest committed scan (status.ts): after the
+ * evidence committed, so it can lag the evidence, never run ahead of it.
  */
 const writeBatch = async (app: App, batch: readonly PendingRecord[]): Promise<void> => {
-  const committed: PendingRecord[] = [];
-  const failed = new Map<PendingRecord, unknown>();
-  try {
-    await append(app, batch);
-    committed.push(...batch);
-  } catch (error) {
-    for (const record of batch) {
-      if (error instanceof CommittedNotSynced) {
-        failed.set(record, error);
-        continue;
-      }
-      try {
-        await append(app, [record]);
-        committed.push(record);
-      } catch (single) {
-        failed.set(record, single);
-      }
-    }
-  }
-  const latest = committed
+  const outcomes = await appendAll(
+    app,
+    batch.map((record) => record.input),
+  );
+  const latest = batch
+    .filter((_, i) => outcomes[i] === undefined)
     .map((record) => record.at)
     .sort()
     .at(-1);
   if (latest !== undefined) void recordScanTime(app, latest);
-  for (const record of batch) record.done(failed.get(record));
+  for (const [i, record] of batch.entries()) record.done(outcomes[i]);
 };
 
 /**

@@ -3,9 +3,9 @@
  * job at a time for the pool. Bundles ship it as `pii-scan-worker.<ext>` beside themselves (spawn.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { AppError } from '../../errors.ts';
 import { createFullEngine } from '../full-engine.ts';
-import type { ScanJob, WorkerConfig, WorkerError, WorkerReply } from './protocol.ts';
+import type { ScanJob, WorkerConfig, WorkerReply } from './protocol.ts';
+import { toWorkerError } from './worker-error.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('pii-scan-worker.ts runs as a worker thread only');
@@ -15,11 +15,6 @@ const engine = createFullEngine(config.customRecognizersFile);
 engine.scan('Warm-up: Maria Gonzalez in Madrid, maria@example.com, +1 415-555-0132, 2026-01-31.');
 
 const post = (reply: WorkerReply): void => port.postMessage(reply);
-
-const toWorkerError = (error: unknown): WorkerError => {
-  if (error instanceof AppError) return { message: error.message, code: error.code };
-  return { message: error instanceof Error ? error.message : String(error) };
-};
 
 port.on('message', (job: ScanJob) => {
   const onProgress = job.reportProgress

@@ -15,6 +15,7 @@ import type { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors.ts';
 import type { EngineScanOptions, ScanProgress, ScanResult } from '../types.ts';
 import type { ScanJob, WorkerReply } from './protocol.ts';
+import { fromWorkerError } from './worker-error.ts';
 
 export type ScanControl = { readonly signal?: AbortSignal; readonly onProgress?: ScanProgress };
 
@@ -152,7 +153,7 @@ export const createScanPool = (options: ScanPoolOptions): ScanPool => {
     if (reply.type === 'done') finish(running.task, { result: reply.result });
     else
       finish(running.task, {
-        error: reply.error.code ? new AppError(reply.error.code, reply.error.message) : new Error(reply.error.message),
+        error: fromWorkerError(reply.error),
       });
     dispatch();
   };

@@ -5,15 +5,19 @@
  */
 import { availableParallelism } from 'node:os';
 import { type App, service } from '../../app.ts';
+import { chainTarget } from '../../audit/store.ts';
 import { envSetting } from '../../config/env-settings.ts';
 import { customRecognizersFileOf } from '../default-engine.ts';
 import type { EngineScanOptions, PiiEngine, ScanResult } from '../types.ts';
+import { createEvidenceWriter, type EvidenceWriter } from './evidence-writer.ts';
 import { createScanPool, type ScanControl, type ScanPool, scanCancelled } from './pool.ts';
-import { scanWorkerUrl, spawnWorker } from './spawn.ts';
+import type { EvidenceWriterConfig } from './protocol.ts';
+import { evidenceWriterUrl, scanWorkerUrl, spawnWorker } from './spawn.ts';
 
 export type Scanner = { scan(text: string, options: EngineScanOptions, control: ScanControl): Promise<ScanResult> };
 
 const poolKey = 'pii.scanPool';
+const writerKey = 'pii.evidenceWriter';
 
 /** SVC_PII_WORKERS: `auto` is one worker per core the process may use. */
 export const piiWorkerCount = (app: App): number => {
@@ -28,6 +32,7 @@ export const piiWorkerCount = (app: App): number => {
 export const startPiiWorkers = (app: App, workerUrl: URL = scanWorkerUrl()): ScanPool | undefined => {
   const size = piiWorkerCount(app);
   if (size === 0) return undefined;
+  startEvidenceWriter(app);
   const file = customRecognizersFileOf(app);
   const config = file === undefined ? {} : { customRecognizersFile: file };
   return service(app, poolKey, () =>
@@ -38,6 +43,22 @@ export const startPiiWorkers = (app: App, workerUrl: URL = scanWorkerUrl()): Sca
     }),
   );
 };
+
+/**
+ * The scans' evidence writer thread (evidence-writer.ts), on an app whose storage is its own SQLite file; in
+ * memory (one connection only) or on PostgreSQL (whose pool writes off the event loop already) the evidence
+ * queue writes on the app's connection.
+ */
+export const startEvidenceWriter = (app: App): void => {
+  const sqlite = chainTarget(app).sqlite;
+  if (sqlite === null || sqlite.memory) return;
+  // The SQLite build is the process's (the desktop app's Electron ABI), as the app's connection was opened.
+  const config: EvidenceWriterConfig = { file: sqlite.name, nativeBinding: envSetting(process.env, 'sqliteNativeBinding') };
+  service(app, writerKey, () => createEvidenceWriter(() => spawnWorker(evidenceWriterUrl(), config)));
+};
+
+/** The app's evidence writer thread, when its scan workers started one. */
+export const evidenceWriterOf = (app: App): EvidenceWriter | undefined => app.services.get(writerKey) as EvidenceWriter | undefined;
 
 /** The engine on the calling thread: progress between recognizers; a cancel is seen before the scan starts. */
 const inProcess = (engine: () => Promise<PiiEngine>): Scanner => ({
