@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createPiiEngine } from './engine.ts';
+import { dateRecognizer } from './recognizers/generic/date.ts';
 
 const engine = createPiiEngine();
 const scoreOf = (entity: string, language: string, value: string): number | undefined => {
@@ -69,5 +70,31 @@ describe('published example identifiers', () => {
     expect(scoreOf('IT_FISCAL_CODE', 'it', 'RSSMRA85T10A562T')).toBe(0.3);
     expect(scoreOf('DE_VAT_ID', 'de', 'DE136695977')).toBe(0.5);
     expect(scoreOf('KR_RRN', 'ko', '900101-1234567')).toBe(0.5);
+  });
+});
+
+describe('DateRecognizer in each of Presidio’s date forms (each pattern runs only on texts with its separator)', () => {
+  it.each([
+    ['2020-05-20T14:30:00Z', 'ISO 8601'],
+    ['5/20/2020', 'mm/dd/yyyy or mm/dd/yy'],
+    ['20/5/2020', 'dd/mm/yyyy or dd/mm/yy'],
+    ['2020/5/20', 'yyyy/mm/dd'],
+    ['5-20-2020', 'mm-dd-yyyy'],
+    ['20-5-2020', 'dd-mm-yyyy'],
+    ['2020-5-20', 'yyyy-mm-dd'],
+    ['20.05.20', 'dd.mm.yyyy or dd.mm.yy'],
+    ['20-May-2020', 'dd-MMM-yyyy or dd-MMM-yy'],
+    ['May-2020', 'MMM-yyyy or MMM-yy'],
+    ['DEC-99', 'MMM-yyyy or MMM-yy'],
+    ['20-may', 'dd-MMM'],
+    ['5/2020', 'mm/yyyy or m/yyyy'],
+    ['12/99', 'mm/yy or m/yy'],
+  ])('%s: %s', (value, pattern) => {
+    const text = `ref ${value} end`;
+    const whole = dateRecognizer
+      .analyze({ text, language: 'en' })
+      .filter((f) => text.slice(f.start, f.end) === value)
+      .map((f) => f.explanation?.pattern);
+    expect(whole).toContain(pattern);
   });
 });
