@@ -286,7 +286,7 @@ export const envOnlySettings = {
     env: 'SVC_PII_WORKERS',
     schema: z.literal('auto').or(z.coerce.number().int().min(0).max(64)),
     default: 'auto',
-    doc: '`svc serve` and the desktop app scan PII on this many worker threads (`auto`: one per available core; `0`: on the main thread)',
+    doc: '`svc serve` and the desktop app scan PII on this many worker threads (`auto`: one per available core; `0`: on the main thread), plus one that writes their evidence records',
   },
   piiScanTimeoutSeconds: {
     env: 'SVC_PII_SCAN_TIMEOUT_SECONDS',
