@@ -18,7 +18,10 @@ import { recordScanTime } from './status.ts';
 type PendingRecord = { readonly input: EvidenceInput; readonly at: string; readonly done: (error?: unknown) => void };
 type EvidenceQueue = { pending: PendingRecord[]; writing: number; scheduled: boolean };
 
-/** More would only make smaller batches (more fsyncs) for the same wait; fewer serialises commit and fsync. */
+/**
+ * More would only make smaller batches (more fsyncs) for the same wait. With one, the next commit would wait for
+ * the last one's fsync (on the app's connection) or the writer thread would idle for a round trip between batches.
+ */
 const batchesInFlight = 2;
 
 /**
