@@ -35,11 +35,12 @@ const childEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
 });
 
 /**
- * Starts the real CLI's `svc serve` (bin/svc.js) on a free loopback port with its own data dir and `env` (which
- * names the database). A start-up failure (one `svc serve: ...` line, or an exit) rejects with its stderr.
+ * Starts the real CLI's `svc serve` (bin/svc.js) on a free loopback port with its own data dir (or `dataDir`)
+ * and `env` (which names the database). A start-up failure (one `svc serve: ...` line, or an exit) rejects with
+ * its stderr.
  */
-export const startServe = (env: NodeJS.ProcessEnv): Promise<Served> => {
-  const child = spawn(process.execPath, ['bin/svc.js', 'serve', '--port', '0', '--data-dir', freshDataDir()], {
+export const startServe = (env: NodeJS.ProcessEnv, dataDir = freshDataDir()): Promise<Served> => {
+  const child = spawn(process.execPath, ['bin/svc.js', 'serve', '--port', '0', '--data-dir', dataDir], {
     cwd: repoRoot,
     env: childEnv(env),
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -58,13 +59,14 @@ export const startServe = (env: NodeJS.ProcessEnv): Promise<Served> => {
   });
 };
 
-/** Runs `svc ARGS` to its end with its own data dir (`--data-dir` appended) and `env`; its exit code and output. */
+/** Runs `svc ARGS` to its end with its own data dir (or `dataDir`, appended as `--data-dir`) and `env`; its exit code and output. */
 export const runSvc = async (
   args: readonly string[],
   env: NodeJS.ProcessEnv,
+  dataDir = freshDataDir(),
 ): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/svc.js', ...args, '--data-dir', freshDataDir()], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/svc.js', ...args, '--data-dir', dataDir], {
       cwd: repoRoot,
       env: childEnv(env),
       timeout: 180_000,
