@@ -88,11 +88,11 @@ const namedProjects = (inputs: Inputs): string[] | undefined => {
 
 /**
  * Validates every input, then appends all of them to their projects' chains in one transaction on
- * `target`, under each project's chain lock (any number of instances on one PostgreSQL database append
+ * `target` with `now` as their recorded_at, under each project's chain lock (any number of instances on one PostgreSQL database append
  * to one chain without fork, gap or duplicate seq). Throws VALIDATION (nothing written) or CONFLICT on a
  * duplicate record_id (nothing written); VALIDATION wins when a batch has both.
  *
- * On the app's own SQLite connection the inputs are validated and written 256 at a time inside the one
+ * On a SQLite connection (`target.sqlite`) the inputs are validated and written 256 at a time inside the one
  * transaction, so each one's JCS text dies young instead of surviving every scavenge of the batch (a quarter of
  * the append's garbage collection, docs/decisions.md "Ingest, fourth pass"). The contract is the same: any
  * failure (an invalid input, a duplicate, an I/O error) rolls the whole batch back, and if any input of the
