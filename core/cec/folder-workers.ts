@@ -8,7 +8,8 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { BatchReader, defaultBatchRecords, type FromWorker, type ToWorker } from './folder-batch.ts';
 import { type FolderDigest, type FolderItem, type FolderJob, type FolderSource, LocalFolder } from './folder-records.ts';
-import { cecWorkerUrl, spawnWorker } from './spawn-worker.ts';
+import { spawnWorker } from '../worker-thread.ts';
+import { cecWorkerUrl } from './spawn-worker.ts';
 import { ArchiveError } from './zip-errors.ts';
 import type { StrictZip } from './zip-strict.ts';
 

@@ -17,7 +17,8 @@ import type { EvidenceTally } from './clauses/evidence-tally.ts';
 import type { DeflatingFile } from './deflating-file.ts';
 import type { RangeTotals } from './range-pass.ts';
 import { type PartName, type SegmentJob, type SegmentMessage, type UpperPart, upperPartPath } from './segment-part.ts';
-import { cecWorkerUrl, plainEnv, spawnWorker, workerReachesStorage } from './spawn-worker.ts';
+import { spawnWorker } from '../worker-thread.ts';
+import { cecWorkerUrl, plainEnv, workerReachesStorage } from './spawn-worker.ts';
 import type { DateRange } from './types.ts';
 
 /**

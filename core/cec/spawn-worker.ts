@@ -1,13 +1,11 @@
 /**
  * Where a CEC worker lives, from source and in a build: from source (this module is `.ts`, under tsx or vitest)
- * the TypeScript file beside it, loaded through an eval'd bootstrap that registers tsx first (on Node 20 `--import
- * tsx` in a worker's execArgv does not reach the worker's entry module); bundled, the prebuilt `<name>.mjs` that
- * scripts/build-cli.mjs writes beside the chunks for every `*-worker.ts`.
+ * the TypeScript file beside it (started through tsx by core/worker-thread.ts); bundled, the prebuilt
+ * `<name>.mjs` that scripts/build-cli.mjs writes beside the chunks for every `*-worker.ts`.
  */
 import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { App } from '../app.ts';
 import { envSetting } from '../config/env-settings.ts';
 
@@ -19,13 +17,6 @@ export const cecWorkerUrl = (path: string): URL | null => {
     ? new URL(`./${path}.ts`, here)
     : new URL(`./${path.split('/').at(-1)}${extname(fileURLToPath(here))}`, here);
   return existsSync(fileURLToPath(url)) ? url : null;
-};
-
-/** Starts a worker from `url`: TypeScript through tsx, JavaScript directly. */
-export const spawnWorker = (url: URL, options: WorkerOptions = {}): Worker => {
-  if (!url.pathname.endsWith('.ts')) return new Worker(url, options);
-  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`;
-  return new Worker(bootstrap, { ...options, eval: true });
 };
 
 /** The string-valued part of an environment, as a worker's data (structured clone drops nothing silently). */

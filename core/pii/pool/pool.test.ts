@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFullEngine } from '../full-engine.ts';
 import { createScanPool, type ScanPool } from './pool.ts';
-import { scanWorkerUrl, spawnWorker } from './spawn.ts';
+import { spawnWorker } from '../../worker-thread.ts';
+import { scanWorkerUrl } from './spawn.ts';
 
 /** Each worker start loads the engine through tsx: seconds, and tens of seconds on a loaded shared machine. */
 const workerTestTimeoutMs = 180_000;

@@ -12,7 +12,8 @@ import type { EngineScanOptions, PiiEngine, ScanResult } from '../types.ts';
 import { createEvidenceWriter, type EvidenceWriter } from './evidence-writer.ts';
 import { createScanPool, type ScanControl, type ScanPool, scanCancelled } from './pool.ts';
 import type { EvidenceWriterConfig } from './protocol.ts';
-import { evidenceWriterUrl, scanWorkerUrl, spawnWorker } from './spawn.ts';
+import { spawnWorker } from '../../worker-thread.ts';
+import { evidenceWriterUrl, scanWorkerUrl } from './spawn.ts';
 
 export type Scanner = { scan(text: string, options: EngineScanOptions, control: ScanControl): Promise<ScanResult> };
 
@@ -39,7 +40,7 @@ export const startPiiWorkers = (app: App, workerUrl: URL = scanWorkerUrl()): Sca
     createScanPool({
       size,
       timeoutMs: envSetting(app.env, 'piiScanTimeoutSeconds') * 1000,
-      spawn: () => spawnWorker(workerUrl, config),
+      spawn: () => spawnWorker(workerUrl, { workerData: config }),
     }),
   );
 };
@@ -54,7 +55,7 @@ export const startEvidenceWriter = (app: App): void => {
   if (sqlite === null || sqlite.memory) return;
   // The SQLite build is the process's (the desktop app's Electron ABI), as the app's connection was opened.
   const config: EvidenceWriterConfig = { file: sqlite.name, nativeBinding: envSetting(process.env, 'sqliteNativeBinding') };
-  service(app, writerKey, () => createEvidenceWriter(() => spawnWorker(evidenceWriterUrl(), config)));
+  service(app, writerKey, () => createEvidenceWriter(() => spawnWorker(evidenceWriterUrl(), { workerData: config })));
 };
 
 /** The app's evidence writer thread, when its scan workers started one. */
