@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
-import { crc32, createDeflateRaw, type DeflateRaw } from 'node:zlib';
-import { crc32Combine } from './crc32-combine.ts';
-import type { PartDigest } from './plain-file.ts';
+import { createDeflateRaw, type DeflateRaw } from 'node:zlib';
+import { type PartDigest, RunningCrc } from './running-crc.ts';
 import { Utf8Chunks } from './utf8-chunks.ts';
 
 /** A finished entry body: raw deflate data in `path`, with the digest, CRC and size of the uncompressed bytes. */
@@ -26,8 +25,7 @@ export class DeflatingFile {
   readonly #deflate: DeflateRaw;
   readonly #written: Promise<void>;
   readonly #hash = createHash('sha256');
-  #crc = 0;
-  #size = 0;
+  readonly #crc = new RunningCrc();
   readonly #text = new Utf8Chunks((bytes) => this.#deliver(bytes), true);
 
   constructor(
@@ -61,13 +59,12 @@ export class DeflatingFile {
 
   /** Extends the CRC-32 by that of a part appended with `crcLater` (nothing may be written in between). */
   addCrc(part: PartDigest): void {
-    this.#crc = crc32Combine(this.#crc, part.crc32, part.size);
+    this.#crc.combine(part);
   }
 
   #deliver(bytes: Buffer, checksum = true): void {
     this.#hash.update(bytes);
-    if (checksum) this.#crc = crc32(bytes, this.#crc);
-    this.#size += bytes.length;
+    this.#crc.update(bytes, checksum);
     this.#deflate.write(bytes);
   }
 
@@ -84,8 +81,7 @@ export class DeflatingFile {
     return {
       path: this.path,
       sha256: this.#hash.digest('hex'),
-      crc32: this.#crc,
-      size: this.#size,
+      ...this.#crc.digest(),
       compressedSize: statSync(this.path).size,
     };
   }

@@ -1,9 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
+import { type PartDigest, RunningCrc } from './running-crc.ts';
 import { Utf8Chunks } from './utf8-chunks.ts';
-
-/** The CRC-32 and length of the bytes a PlainFile wrote. */
-export type PartDigest = { readonly crc32: number; readonly size: number };
 
 /**
  * Text appended to a file as UTF-8, a 1 MiB buffer at a time, by synchronous writes: the segment worker's
@@ -15,8 +12,7 @@ export class PlainFile {
   readonly #fd: number;
   readonly #text = new Utf8Chunks((bytes) => this.#writeAll(bytes), false);
   #open = true;
-  #crc = 0;
-  #size = 0;
+  readonly #crc = new RunningCrc();
 
   constructor(
     readonly path: string,
@@ -38,18 +34,17 @@ export class PlainFile {
   async drained(): Promise<void> {}
 
   #writeAll(bytes: Buffer): void {
-    this.#crc = crc32(bytes, this.#crc);
-    this.#size += bytes.length;
+    this.#crc.update(bytes);
     let written = 0;
     while (written < bytes.length) written += writeSync(this.#fd, bytes, written, bytes.length - written);
-    this.onWritten?.(this.#size);
+    this.onWritten?.(this.#crc.size);
   }
 
   /** Flushes and closes; call `close` instead after a failure. */
   finish(): PartDigest {
     this.#text.flush();
     this.close();
-    return { crc32: this.#crc, size: this.#size };
+    return this.#crc.digest();
   }
 
   close(): void {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { SchemaKey } from '../audit/types.ts';
 import type { ChainLink, LinkerState } from './chain-link.ts';
 import type { TallyState } from './clauses/evidence-tally.ts';
-import type { PartDigest } from './plain-file.ts';
+import type { PartDigest } from './running-crc.ts';
 import type { RangeTotals } from './range-pass.ts';
 import type { DateRange } from './types.ts';
 

@@ -13,7 +13,8 @@ import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import type { Queryable } from '../store/database.ts';
 import { readerOf } from '../store/sqlite-database.ts';
 import { EvidenceTally } from './clauses/evidence-tally.ts';
-import { type PartDigest, PlainFile } from './plain-file.ts';
+import { PlainFile } from './plain-file.ts';
+import type { PartDigest } from './running-crc.ts';
 import { passRange } from './range-pass.ts';
 import { type PartName, type PartWritten, type SegmentJob, type SegmentReply, splitPageRows, upperPartPath } from './segment-part.ts';
 
