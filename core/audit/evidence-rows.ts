@@ -75,30 +75,45 @@ export const timeFilter = (from?: string, to?: string): { sql: string; params: s
 export type SeqSpan = { readonly after: number; readonly through: number };
 const wholeChain: SeqSpan = { after: 0, through: Number.MAX_SAFE_INTEGER };
 
+/** What a page query selects, from where, how a row's values become a row, and that row's seq (the keyset). */
+export type RowShape<T> = {
+  readonly columns: string;
+  readonly from: string;
+  readonly row: (values: readonly unknown[]) => T;
+  readonly seqOf: (row: T) => number;
+};
+const evidenceShape: RowShape<EvidenceRow> = { columns: recordColumns, from: 'audit_records', row: evidenceTuple, seqOf: (row) => row.seq };
+
 /**
  * The project's stored rows in chain order whose event time lies in the inclusive UTC date range, optionally of
- * one schema key (and within `span`), from `db` (the app's database or a read snapshot), a page at a time.
- * Keyset pages: bounded memory at any size, and no statement held open between pages (callers may write meanwhile).
+ * one schema key (and within `span`), from `db` (the app's database or a read snapshot), a page at a time, as
+ * `shape` reads them. Keyset pages: bounded memory at any size, and no statement held open between pages
+ * (callers may write meanwhile).
  */
-export async function* evidencePages(
+export async function* shapedPages<T>(
   db: Queryable,
   q: EvidenceFilter,
-  rowsPerPage = pageSize,
-  span: SeqSpan = wholeChain,
-): AsyncGenerator<EvidenceRow[]> {
+  rowsPerPage: number,
+  span: SeqSpan,
+  shape: RowShape<T>,
+): AsyncGenerator<T[]> {
   const time = timeFilter(q.from, q.to);
   const key = q.schemaKey ?? '';
-  const sql = `SELECT ${recordColumns} FROM audit_records WHERE project_id = ? AND seq > ? AND seq <= ? AND ${time.sql}
+  const sql = `SELECT ${shape.columns} FROM ${shape.from} WHERE project_id = ? AND seq > ? AND seq <= ? AND ${time.sql}
     AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ?`;
   let after = span.after;
   for (;;) {
-    const rows = await db.tuples(evidenceTuple, sql, [q.projectId, after, span.through, ...time.params, key, key, rowsPerPage]);
+    const rows = await db.tuples(shape.row, sql, [q.projectId, after, span.through, ...time.params, key, key, rowsPerPage]);
     if (rows.length > 0) yield rows;
     const last = rows.at(-1);
     if (last === undefined || rows.length < rowsPerPage) return;
-    after = last.seq;
+    after = shape.seqOf(last);
   }
 }
+
+/** shapedPages of the stored rows. */
+export const evidencePages = (db: Queryable, q: EvidenceFilter, rowsPerPage = pageSize, span: SeqSpan = wholeChain): AsyncGenerator<EvidenceRow[]> =>
+  shapedPages(db, q, rowsPerPage, span, evidenceShape);
 
 /** evidencePages one row at a time. */
 export async function* evidenceRows(db: Queryable, q: EvidenceFilter): AsyncGenerator<EvidenceRow> {

@@ -1,9 +1,9 @@
 import { canonicalHashInput, hashOfCanonicalBytes, hashOfCanonicalInput, needsNoEscape, quoteField } from '../audit/chain.ts';
-import { chainRows, type EvidenceRow, evidencePages, type SeqSpan } from '../audit/evidence-rows.ts';
+import { chainRows, type EvidenceRow, type SeqSpan, shapedPages } from '../audit/evidence-rows.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import type { Queryable } from '../store/database.ts';
 import { type ChainLink, ChainLinker } from './chain-link.ts';
-import type { EvidenceTally } from './clauses/evidence-tally.ts';
+import { type EvidenceTally, type TalliedRow, talliedShape } from './clauses/evidence-tally.ts';
 import type { DateRange } from './types.ts';
 
 /**
@@ -63,6 +63,60 @@ const writeRecord = (row: EvidenceRow, sink: RecordSink, linker: ChainLinker): v
 };
 
 /**
+ * The state of one range pass and its per-row work. The rows of a page are written by one small synchronous
+ * loop (writeRows), out of the async pass: V8 then optimizes that loop once per thread, where an async pass
+ * holding it was compiled, deoptimized and compiled again on both threads of a split build, a fixed cost that was
+ * a sixth of a 50k-record build's CPU (docs/decisions.md, "Bundle build, ninth pass").
+ */
+class RangeWriter {
+  readonly linker: ChainLinker;
+  readonly counts = Object.fromEntries(schemaKeys.map((key) => [key, 0])) as Record<SchemaKey, number>;
+  witnesses = 0;
+  firstSeq: number | null = null;
+  lastSeq: number;
+
+  constructor(
+    readonly sinks: RangeSinks,
+    readonly after: ChainLink | null,
+    readonly tally: EvidenceTally | null,
+  ) {
+    this.linker = new ChainLinker(after ?? undefined);
+    this.lastSeq = after?.seq ?? 0;
+  }
+
+  /**
+   * Writes `page` from row `start` on, up to a row that follows a gap of out-of-range records (those must be
+   * read, async, and witnessed first: `witness`); returns that row's index, or the page's length when done.
+   */
+  writeRows(page: readonly TalliedRow[], start: number): number {
+    const { sinks, linker, tally, counts } = this;
+    for (let i = start; i < page.length; i++) {
+      const tallied = page[i] as TalliedRow;
+      const row = tallied.record;
+      if (this.firstSeq === null && this.after === null) this.firstSeq = row.seq;
+      else if (row.seq > this.lastSeq + 1) return i;
+      this.firstSeq ??= row.seq;
+      writeRecord(row, sinks.records[row.schema_key], linker);
+      tally?.add(tallied);
+      counts[row.schema_key] += 1;
+      this.lastSeq = row.seq;
+    }
+    return page.length;
+  }
+
+  /** Witnesses the out-of-range records before `row` (the one writeRows stopped at), so it then follows them. */
+  async witness(db: Queryable, projectId: string, row: EvidenceRow): Promise<void> {
+    for await (const gap of chainRows(db, projectId, this.lastSeq + 1, row.seq - 1)) {
+      checkWitness(gap, this.linker);
+      const comma = this.after !== null || this.witnesses > 0 ? ',' : '';
+      this.sinks.witnesses.write(`${comma}{"seq":${gap.seq},"hash":"${gap.hash}","prev_hash":"${gap.prev_hash}"}`);
+      this.witnesses += 1;
+    }
+    this.lastSeq = row.seq - 1;
+  }
+}
+
+/**
  * One pass over the in-range records of a seq range, in seq order: each goes to its schema key's sink, the
  * out-of-range records in the gaps between them become hash-only witnesses, and every record is re-hashed and
  * re-linked on the way. `after` is the lower part's last in-range record when this range is the upper part of a
@@ -84,35 +138,15 @@ export const passRange = async (
     readonly pageRows?: number | undefined;
   } = {},
 ): Promise<RangeTotals & { readonly linker: ChainLinker }> => {
-  const { tally, onPage, pageRows = rowsPerPage } = hooks;
-  const linker = new ChainLinker(after ?? undefined);
-  const counts = Object.fromEntries(schemaKeys.map((key) => [key, 0])) as Record<SchemaKey, number>;
+  const { onPage, pageRows = rowsPerPage } = hooks;
+  const writer = new RangeWriter(sinks, after, hooks.tally ?? null);
   const all = [...Object.values(sinks.records), sinks.witnesses];
   let records = 0;
-  let witnesses = 0;
-  let firstSeq: number | null = null;
-  let lastSeq = after?.seq ?? 0;
-
-  const witnessGap = async (fromSeq: number, toSeq: number): Promise<void> => {
-    for await (const row of chainRows(db, projectId, fromSeq, toSeq)) {
-      checkWitness(row, linker);
-      const comma = after !== null || witnesses > 0 ? ',' : '';
-      sinks.witnesses.write(`${comma}{"seq":${row.seq},"hash":"${row.hash}","prev_hash":"${row.prev_hash}"}`);
-      witnesses += 1;
-    }
-  };
-
-  // Pages in seq order from `db` (SQLite or PostgreSQL); appends only add higher seqs, so a build
-  // running beside them reads a consistent prefix of the chain.
-  for await (const page of evidencePages(db, { projectId, from, to }, pageRows, span)) {
-    for (const row of page) {
-      if (firstSeq === null && after === null) firstSeq = row.seq;
-      else if (row.seq > lastSeq + 1) await witnessGap(lastSeq + 1, row.seq - 1);
-      firstSeq ??= row.seq;
-      writeRecord(row, sinks.records[row.schema_key], linker);
-      tally?.add(row);
-      counts[row.schema_key] += 1;
-      lastSeq = row.seq;
+  // Pages in seq order from `db` (SQLite or PostgreSQL), each row with its tally columns; appends only add
+  // higher seqs, so a build running beside them reads a consistent prefix of the chain.
+  for await (const page of shapedPages(db, { projectId, from, to }, pageRows, span, talliedShape(db.dialect))) {
+    for (let i = writer.writeRows(page, 0); i < page.length; i = writer.writeRows(page, i)) {
+      await writer.witness(db, projectId, (page[i] as TalliedRow).record);
     }
     records += page.length;
     onPage?.(records);
@@ -121,5 +155,6 @@ export const passRange = async (
     await new Promise((resolve) => setImmediate(resolve));
     for (const sink of all) await sink.drained();
   }
+  const { linker, counts, witnesses, firstSeq, lastSeq } = writer;
   return { records, witnesses, counts, firstSeq, lastSeq, linker };
 };

@@ -1,7 +1,8 @@
-import type { EvidenceRow } from '../../audit/evidence-rows.ts';
+import { type EvidenceRow, evidenceTuple, recordColumns, type RowShape } from '../../audit/evidence-rows.ts';
 import { type SchemaKey, schemaKeys } from '../../audit/types.ts';
+import type { Dialect } from '../../store/database.ts';
 import { type EvidenceAssessment, emptyKeyEvidence, type KeyEvidence, keyEvidenceOf, type MonthTally } from './key-evidence.ts';
-import { outcomeRules, type ParsedFields } from './outcome-rules.ts';
+import { tallyColumnsSql } from './outcome-rules.ts';
 import type { RecordRef } from './types.ts';
 
 /**
@@ -10,49 +11,38 @@ import type { RecordRef } from './types.ts';
  */
 export const maxTalliedSeries = 100_000;
 
-/** Thrown by a field read where SQL could read the value differently; the whole tally then defers to SQL. */
+/** Thrown where SQL could order or cut a value differently; the whole tally then defers to SQL. */
 class Unsure extends Error {}
-
-/** Fifteen significant digits or fewer and no exponent: SQLite's and JavaScript's parsers agree on the double. */
-const plainNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
-const agreedNumber = (n: number): boolean => {
-  if (Number.isSafeInteger(n)) return true;
-  const text = String(n);
-  return plainNumber.test(text) && text.replace(/^-?[0.]*/, '').replace('.', '').length <= 15;
-};
 
 /** Text SQLite hands back unchanged and orders as JavaScript does (no NUL, nothing outside the BMP, no lone halves). */
 const agreedText = (text: string): boolean => !/[\0\ud800-\udfff]/.test(text);
 
-/** Field reads over the payload of the row being tallied (one object for every row: no closures per row). */
-class PayloadReader implements ParsedFields {
-  payload: Record<string, unknown> = {};
+/**
+ * An evidence row as a build's pass reads it for the tally: the stored row with its series and outcome, computed
+ * in SQL (beside the row, not merged into it: every stored row keeps one object layout).
+ */
+export type TalliedRow = { readonly record: EvidenceRow; readonly series: string; readonly outcome: number | null };
 
-  #read(path: string): unknown {
-    const dot = path.indexOf('.');
-    if (dot < 0) return Object.hasOwn(this.payload, path) ? this.payload[path] : null;
-    const parentName = path.slice(0, dot);
-    const parent = Object.hasOwn(this.payload, parentName) ? this.payload[parentName] : null;
-    if (typeof parent !== 'object' || parent === null || Array.isArray(parent)) return null;
-    const name = path.slice(dot + 1);
-    return Object.hasOwn(parent, name) ? (parent as Record<string, unknown>)[name] : null;
-  }
-
-  readonly value = (path: string): number | null => {
-    const v = this.#read(path);
-    if (v === null) return null;
-    if (typeof v === 'boolean') return v ? 1 : 0;
-    if (typeof v === 'number' && agreedNumber(v)) return v;
-    throw new Unsure();
+/**
+ * The page shape of a tallying pass: the stored row and the two columns of tallyColumnsSql. A series that is not
+ * text or an outcome that is not a number (neither back end gives one) is refused like a malformed stored row.
+ */
+export const talliedShape = (dialect: Dialect): RowShape<TalliedRow> => {
+  const { columns, from } = tallyColumnsSql(dialect);
+  return {
+    columns: `${recordColumns}, ${columns}`,
+    from,
+    row: (values) => {
+      const series = values[9];
+      const outcome = values[10];
+      if (typeof series !== 'string' || (outcome !== null && typeof outcome !== 'number')) {
+        throw new TypeError('a tallied row has no series text or a non-numeric outcome');
+      }
+      return { record: evidenceTuple(values), series, outcome };
+    },
+    seqOf: (row) => row.record.seq,
   };
-
-  readonly text = (path: string): string | null => {
-    const v = this.#read(path);
-    if (v === null) return null;
-    if (typeof v === 'string' && agreedText(v)) return v;
-    throw new Unsure();
-  };
-}
+};
 
 /** SQLite's `timestamp || printf('%020d', seq)`: the key whose max() picks a series' latest record. */
 const latestKey = (timestamp: string, seq: number): string => timestamp + String(seq).padStart(20, '0');
@@ -79,25 +69,25 @@ export type TallyState = { readonly unsure: boolean; readonly keys: ReadonlyMap<
 /**
  * The clause map's evidence assessment (assess.ts, `assessEvidence`) tallied from the rows a bundle build reads
  * anyway, instead of a second reader of every payload: per key the months, first and latest times, and per
- * series the latest record's outcome. It mirrors the SQLite statements case for case (the series ordered as
- * GROUP BY orders them, the same ten sampled records); where a value could read differently in SQL (a field of
- * another type, a long number, a payload that is not a JSON object) or the series outgrow `maxSeries`, `result()`
+ * series the latest record's outcome. Each row's series and outcome come from the aggregation's own SQL
+ * (talliedShape), and the tally mirrors its statements case for case (the series ordered as GROUP BY orders
+ * them, the same ten sampled records); where SQL could order or cut a text differently (a NUL or a character
+ * outside the BMP in a series, a time that is not printable ASCII) or the series outgrow `maxSeries`, `result()`
  * is null and the caller aggregates in SQL. Rows must come in seq order.
  */
 export class EvidenceTally {
   readonly #keys = new Map<SchemaKey, KeyTally>(schemaKeys.map((key) => [key, { months: new Map(), series: new Map() }]));
-  readonly #fields = new PayloadReader();
   #series = 0;
   #unsure = false;
 
   constructor(readonly maxSeries = maxTalliedSeries) {}
 
-  add(row: EvidenceRow): void {
+  add(row: TalliedRow): void {
     if (this.#unsure) return;
     try {
       this.#add(row);
     } catch (error) {
-      if (!(error instanceof Unsure || error instanceof SyntaxError)) throw error;
+      if (!(error instanceof Unsure)) throw error;
       this.#giveUp();
     }
   }
@@ -152,17 +142,9 @@ export class EvidenceTally {
     }
   }
 
-  #add(row: EvidenceRow): void {
+  #add({ record: row, series, outcome }: TalliedRow): void {
     const { timestamp, seq, schema_key: key } = row;
-    if (!/^[\x20-\x7e]*$/.test(timestamp) || !Number.isSafeInteger(seq) || seq < 0) throw new Unsure();
-    const payload: unknown = JSON.parse(row.payload);
-    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new Unsure();
-    const fields = this.#fields;
-    fields.payload = payload as Record<string, unknown>;
-    const rule = outcomeRules[key];
-    let series = fields.text(rule.series[0] as string) ?? '';
-    for (let i = 1; i < rule.series.length; i++) series += `\x1f${fields.text(rule.series[i] as string) ?? ''}`;
-    const outcome = rule.evaluate(fields);
+    if (!/^[\x20-\x7e]*$/.test(timestamp) || !Number.isSafeInteger(seq) || seq < 0 || !agreedText(series)) throw new Unsure();
     const tally = this.#keys.get(key) as KeyTally;
 
     const monthName = timestamp.slice(0, 7);

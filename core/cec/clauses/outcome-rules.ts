@@ -1,3 +1,4 @@
+import type { Dialect } from '../../store/database.ts';
 import type { EvidenceKey } from './types.ts';
 
 /**
@@ -34,18 +35,6 @@ export const postgresFields: PayloadFields = {
 /** 1 when a condition holds, 0 when it does not, NULL when it cannot be told (a comparison with NULL): both back ends. */
 const flag = (condition: string): string => `CASE WHEN ${condition} THEN 1 WHEN NOT (${condition}) THEN 0 END`;
 
-/**
- * The same field reads over a parsed payload (a bundle build tallies the clause map in its pass over the rows,
- * core/cec/clauses/evidence-tally.ts): `value` a number, a boolean as 1 / 0, or null; `text` a string or null.
- * Each throws where SQL could read the field differently (another type, a long number), and the caller falls
- * back to the SQL aggregation.
- */
-export type ParsedFields = { readonly value: (path: string) => number | null; readonly text: (path: string) => string | null };
-
-/** `flag` for a comparison already made in JavaScript: null when either side was NULL. */
-const flagOf = (a: number | null, b: number | null, holds: (a: number, b: number) => boolean): number | null =>
-  a === null || b === null ? null : holds(a, b) ? 1 : 0;
-
 export type OutcomeRule = {
   /**
    * The fields that name what a record is about (its series); only the latest record of each series counts,
@@ -54,8 +43,6 @@ export type OutcomeRule = {
   readonly series: readonly string[];
   /** SQL expression over one record: 1 passes, 0 fails, NULL when the record carries no outcome field. */
   readonly sql: (field: PayloadFields) => string;
-  /** `sql` over a parsed payload, case for case (evidence-tally.test.ts holds the two to the same clause map). */
-  readonly evaluate: (field: ParsedFields) => number | null;
   /** The rule in words (docs/clause-mapping.md and the reasons quote it). */
   readonly text: string;
 };
@@ -73,21 +60,11 @@ export const outcomeRules: Readonly<Record<EvidenceKey, OutcomeRule>> = {
       WHEN ${value('threshold')} IS NULL THEN NULL
       WHEN coalesce(${value('higher_is_better')}, 1) = 1 THEN ${flag(`${value('value')} >= ${value('threshold')}`)}
       ELSE ${flag(`${value('value')} <= ${value('threshold')}`)} END`,
-    evaluate: ({ value }) => {
-      const passed = value('passed');
-      if (passed !== null) return passed;
-      const threshold = value('threshold');
-      if (threshold === null) return null;
-      return (value('higher_is_better') ?? 1) === 1
-        ? flagOf(value('value'), threshold, (a, b) => a >= b)
-        : flagOf(value('value'), threshold, (a, b) => a <= b);
-    },
     text: '`passed` when given; else `value` against `threshold` (>= when `higher_is_better` is true or absent, <= when false); no outcome without either',
   },
   bias_reports: {
     series: ['model_id', 'protected_attribute', 'metric'],
     sql: ({ value }) => `CASE WHEN ${value('passed')} IS NULL THEN NULL ELSE ${value('passed')} END`,
-    evaluate: ({ value }) => value('passed'),
     text: '`passed`: the producer judged `disparity` within `threshold` for the metric',
   },
   prri_records: {
@@ -96,21 +73,11 @@ export const outcomeRules: Readonly<Record<EvidenceKey, OutcomeRule>> = {
       WHEN ${text('level')} IN ('low', 'medium') THEN 1
       WHEN ${text('level')} IN ('high', 'critical') THEN ${flag(`${text('accepted_by')} IS NOT NULL`)}
       ELSE NULL END`,
-    evaluate: ({ text }) => {
-      const level = text('level');
-      if (level === 'low' || level === 'medium') return 1;
-      if (level === 'high' || level === 'critical') return text('accepted_by') === null ? 0 : 1;
-      return null;
-    },
     text: '`level` low or medium passes; high or critical fails unless `accepted_by` records who accepted the residual risk',
   },
   drift_events: {
     series: ['model_id', 'feature'],
     sql: ({ value }) => `CASE WHEN ${value('detected')} IS NULL THEN NULL ELSE 1 - ${value('detected')} END`,
-    evaluate: ({ value }) => {
-      const detected = value('detected');
-      return detected === null ? null : 1 - detected;
-    },
     text: '`detected` false passes; a detected drift fails until a later record for the same model and feature is not detected (resolved)',
   },
   pii_detections: {
@@ -121,10 +88,6 @@ export const outcomeRules: Readonly<Record<EvidenceKey, OutcomeRule>> = {
       WHEN ${text('labels.action')} = 'block' THEN 1
       WHEN ${value('redacted')} = 0 THEN 0
       ELSE NULL END`,
-    evaluate: ({ value, text }) => {
-      if (value('total_findings') === 0 || value('redacted') === 1 || text('labels.action') === 'block') return 1;
-      return value('redacted') === 0 ? 0 : null;
-    },
     text: 'no findings, or findings `redacted` (or blocked, `labels.action` = block) pass; findings with `redacted` false fail',
   },
   gate_evaluations: {
@@ -133,13 +96,6 @@ export const outcomeRules: Readonly<Record<EvidenceKey, OutcomeRule>> = {
       WHEN 'pass' THEN 1 WHEN 'override' THEN 1 WHEN 'fail' THEN 0
       WHEN 'warn' THEN ${flag(`${text('approver')} IS NOT NULL`)}
       ELSE NULL END`,
-    evaluate: ({ text }) => {
-      const decision = text('decision');
-      if (decision === 'pass' || decision === 'override') return 1;
-      if (decision === 'fail') return 0;
-      if (decision === 'warn') return text('approver') === null ? 0 : 1;
-      return null;
-    },
     text: '`decision` pass, or override (approver and reason required), passes; fail fails; warn passes only with an `approver`',
   },
 };
@@ -147,3 +103,22 @@ export const outcomeRules: Readonly<Record<EvidenceKey, OutcomeRule>> = {
 /** SQL naming a record's series: the series fields joined by a unit separator (absent fields count as empty). */
 export const seriesSql = (key: EvidenceKey, field: PayloadFields, separator: string): string =>
   outcomeRules[key].series.map((name) => `coalesce(${field.text(name)}, '')`).join(` || ${separator} || `);
+
+/** Every rule's SQL over the row's own schema key, for a query that reads several keys (a bundle build's pass). */
+const perKey = (sql: (key: EvidenceKey) => string): string =>
+  `CASE schema_key ${(Object.keys(outcomeRules) as EvidenceKey[]).map((key) => `WHEN '${key}' THEN ${sql(key)}`).join(' ')} END`;
+
+/**
+ * The columns a bundle build's pass adds to each evidence row it reads for the clause-map tally: the record's
+ * series and outcome, by the very SQL expressions the clause map's aggregation groups by (assess.ts), so the
+ * tally reads every payload as that aggregation would, with no JSON parsed in JavaScript (docs/decisions.md,
+ * "Bundle build, ninth pass"). `from` replaces `FROM audit_records` (PostgreSQL parses each payload once there).
+ */
+export const tallyColumnsSql = (dialect: Dialect): { readonly columns: string; readonly from: string } => {
+  const fields = dialect === 'sqlite' ? sqliteFields : postgresFields;
+  const separator = dialect === 'sqlite' ? 'char(31)' : 'chr(31)';
+  return {
+    columns: `${perKey((key) => seriesSql(key, fields, separator))} AS series, ${perKey((key) => outcomeRules[key].sql(fields))} AS outcome`,
+    from: dialect === 'sqlite' ? 'audit_records' : 'audit_records, LATERAL (SELECT payload::jsonb AS p) AS parsed',
+  };
+};
