@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { createDeflateRaw, type DeflateRaw } from 'node:zlib';
 import { type PartDigest, RunningCrc } from './running-crc.ts';
-import { Utf8Chunks } from './utf8-chunks.ts';
+import { type ChunkPool, Utf8Chunks } from './utf8-chunks.ts';
 
 /** A finished entry body: raw deflate data in `path`, with the digest, CRC and size of the uncompressed bytes. */
 export type DeflatedFile = {
@@ -35,12 +35,19 @@ export class DeflatingFile {
   readonly #written: Promise<void>;
   readonly #hash = createHash('sha256');
   readonly #crc = new RunningCrc();
-  readonly #text = new Utf8Chunks((bytes) => this.#deliver(bytes), true);
 
+  readonly #text: Utf8Chunks;
+
+  /** `pool`: the chunks it encodes into come from it, and go back once compressed (shared by a build's files). */
   constructor(
     readonly path: string,
     level: number,
+    private readonly pool: ChunkPool,
   ) {
+    this.#text = new Utf8Chunks(
+      (bytes, chunk) => this.#deliver(bytes, true, chunk),
+      () => pool.take(),
+    );
     // Output buffers of 256 KB, not 16 KB: one callback and one file write per input chunk rather than ten.
     this.#deflate = createDeflateRaw({ level, chunkSize: 256 * 1024, windowBits });
     this.#written = pipeline(this.#deflate, createWriteStream(path, { mode: 0o600 }));
@@ -60,10 +67,12 @@ export class DeflatingFile {
   /**
    * Appends bytes already encoded (the upper part of a split pass, read back from its file), after the text so
    * far. `crcLater`: their writer CRC'd them, and the caller adds that CRC with `addCrc` once they are all in.
+   * `chunk`: the pool's buffer they lie in, given back once they are compressed.
    */
-  append(bytes: Buffer, crcLater = false): void {
+  append(bytes: Buffer, crcLater: boolean, chunk: Buffer): void {
     this.#text.flush();
-    if (bytes.length > 0) this.#deliver(bytes, !crcLater);
+    if (bytes.length > 0) this.#deliver(bytes, !crcLater, chunk);
+    else this.pool.give(chunk);
   }
 
   /** Extends the CRC-32 by that of a part appended with `crcLater` (nothing may be written in between). */
@@ -71,10 +80,12 @@ export class DeflatingFile {
     this.#crc.combine(part);
   }
 
-  #deliver(bytes: Buffer, checksum = true): void {
+  #deliver(bytes: Buffer, checksum: boolean, chunk: Buffer | null): void {
     this.#hash.update(bytes);
     this.#crc.update(bytes, checksum);
-    this.#deflate.write(bytes);
+    // The write's callback runs once zlib has taken in all of `bytes` (it copies them into its window).
+    if (chunk === null) this.#deflate.write(bytes);
+    else this.#deflate.write(bytes, () => this.pool.give(chunk));
   }
 
   /** Resolves once the deflater has room again (rejects if compressing or writing failed). */

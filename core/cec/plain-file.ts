@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { type PartDigest, RunningCrc } from './running-crc.ts';
-import { Utf8Chunks } from './utf8-chunks.ts';
+import { chunkBytes, Utf8Chunks } from './utf8-chunks.ts';
 
 /**
  * Text appended to a file as UTF-8, a 1 MiB buffer at a time, by synchronous writes: the segment worker's
@@ -10,7 +10,11 @@ import { Utf8Chunks } from './utf8-chunks.ts';
  */
 export class PlainFile {
   readonly #fd: number;
-  readonly #text = new Utf8Chunks((bytes) => this.#writeAll(bytes), false);
+  // Written synchronously, so each chunk's buffer is reused for the next.
+  readonly #text = new Utf8Chunks(
+    (bytes) => this.#writeAll(bytes),
+    (emitted) => emitted ?? Buffer.allocUnsafeSlow(chunkBytes),
+  );
   #open = true;
   readonly #crc = new RunningCrc();
 

@@ -9,6 +9,7 @@ import { passRange, type RangeTotals, rowsPerPage } from './range-pass.ts';
 import { splitPageRows } from './segment-part.ts';
 import { joinUpperPart, segmentWorkerRecords, splitSeq, startUpperPart } from './segment-split.ts';
 import type { DateRange } from './types.ts';
+import { ChunkPool } from './utf8-chunks.ts';
 
 const progressEvery = 25_000;
 
@@ -57,10 +58,11 @@ export const collectSegment = async (
   } = {},
 ): Promise<SegmentResult> => {
   const { tally = null, onProgress } = hooks;
+  const pool = new ChunkPool();
   const files = Object.fromEntries(
-    schemaKeys.map((key) => [key, new DeflatingFile(join(workDir, `${key}.ndjson.deflate`), level)]),
+    schemaKeys.map((key) => [key, new DeflatingFile(join(workDir, `${key}.ndjson.deflate`), level, pool)]),
   ) as Record<SchemaKey, DeflatingFile>;
-  const witnessFile = new DeflatingFile(join(workDir, 'chain_proof.json.deflate'), level);
+  const witnessFile = new DeflatingFile(join(workDir, 'chain_proof.json.deflate'), level, pool);
   const all = [...Object.values(files), witnessFile];
   witnessFile.write(chainProofHead(projectId));
   const split = (hooks.records ?? 0) >= (hooks.splitFrom ?? segmentWorkerRecords) ? await splitSeq(app, projectId, range) : null;
@@ -79,7 +81,7 @@ export const collectSegment = async (
     const sinks = { records: files, witnesses: witnessFile };
     const lower = await passRange(app.database, projectId, range, span, null, sinks, { tally, onPage, pageRows });
     linker = lower.linker;
-    totals = upper === null ? lower : await joinUpperPart(lower, linker, upper, { files, witnesses: witnessFile, workDir }, tally);
+    totals = upper === null ? lower : await joinUpperPart(lower, linker, upper, { files, witnesses: witnessFile, workDir, pool }, tally);
   } catch (error) {
     upper?.stop();
     for (const file of all) file.destroy();

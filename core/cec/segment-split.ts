@@ -20,6 +20,7 @@ import { type PartName, type SegmentJob, type SegmentMessage, type UpperPart, up
 import { spawnWorker } from '../worker-thread.ts';
 import { cecWorkerUrl, plainEnv, workerReachesStorage } from './spawn-worker.ts';
 import type { DateRange } from './types.ts';
+import { type ChunkPool, chunkBytes } from './utf8-chunks.ts';
 
 /**
  * From this many in-range records the pass is split. The worker now starts in tens of ms (no app: see
@@ -151,8 +152,6 @@ export const startUpperPart = (app: App, job: Omit<SegmentJob, 'sqliteFile' | 'd
   return { done, progress, stop: () => void worker.terminate() };
 };
 
-/** Bytes read from a part file at a time (the worker writes 1 MiB buffers). */
-const readBytes = 1 << 20;
 
 /**
  * Streams a part file into an entry's deflater after what the lower half wrote, as far as the worker has
@@ -165,7 +164,7 @@ const streamPart = async (
   path: string,
   name: PartName,
   progress: PartProgress,
-  part: { readonly crcLater: boolean; readonly dropLeadingComma: boolean },
+  part: { readonly crcLater: boolean; readonly dropLeadingComma: boolean; readonly pool: ChunkPool },
 ): Promise<number> => {
   let handle: Awaited<ReturnType<typeof open>> | null = null;
   let offset = 0;
@@ -175,16 +174,16 @@ const streamPart = async (
       const settled = progress.settled;
       while (offset < progress.size(name)) {
         handle ??= await open(path, 'r');
-        const length = Math.min(readBytes, progress.size(name) - offset);
-        // A fresh buffer each time: the deflater holds it until it has compressed it.
-        const bytes = Buffer.allocUnsafe(length);
+        const length = Math.min(chunkBytes, progress.size(name) - offset);
+        // The deflater holds the chunk until it has compressed it, then gives it back to the pool.
+        const chunk = part.pool.take();
         for (let got = 0; got < length; ) {
-          const { bytesRead } = await handle.read(bytes, got, length - got, offset + got);
+          const { bytesRead } = await handle.read(chunk, got, length - got, offset + got);
           if (bytesRead === 0) throw new Error(`segment worker: ${path} ends before the ${offset + length} bytes it reported`);
           got += bytesRead;
         }
         offset += length;
-        file.append(first ? bytes.subarray(1) : bytes, part.crcLater);
+        file.append(chunk.subarray(first ? 1 : 0, length), part.crcLater, chunk);
         first = false;
         await file.drained();
       }
@@ -208,11 +207,16 @@ export const joinUpperPart = async (
   lower: RangeTotals,
   linker: ChainLinker,
   run: Pick<UpperRun, 'done' | 'progress'>,
-  out: { readonly files: Record<SchemaKey, DeflatingFile>; readonly witnesses: DeflatingFile; readonly workDir: string },
+  out: {
+    readonly files: Record<SchemaKey, DeflatingFile>;
+    readonly witnesses: DeflatingFile;
+    readonly workDir: string;
+    readonly pool: ChunkPool;
+  },
   tally: EvidenceTally | null,
 ): Promise<RangeTotals> => {
   const stream = (file: DeflatingFile, name: PartName, crcLater: boolean, dropLeadingComma: boolean): Promise<number> =>
-    streamPart(file, upperPartPath(out.workDir, name), name, run.progress, { crcLater, dropLeadingComma });
+    streamPart(file, upperPartPath(out.workDir, name), name, run.progress, { crcLater, dropLeadingComma, pool: out.pool });
   const [sizes] = await Promise.all([
     Promise.all(schemaKeys.map((key) => stream(out.files[key], key, true, false))),
     stream(out.witnesses, 'witnesses', false, lower.witnesses === 0),

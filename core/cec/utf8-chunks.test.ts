@@ -1,10 +1,19 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Utf8Chunks } from './utf8-chunks.ts';
+import { ChunkPool, Utf8Chunks } from './utf8-chunks.ts';
 
-const collect = (keeps: boolean): { chunks: Utf8Chunks; out: () => string } => {
+/** `reused`: each chunk's buffer takes the next text (a file write); else a pool's, given back later (a deflater). */
+const collect = (reused: boolean): { chunks: Utf8Chunks; out: () => string } => {
   const parts: Buffer[] = [];
-  const chunks = new Utf8Chunks((bytes) => parts.push(Buffer.from(bytes)), keeps);
+  const pool = new ChunkPool();
+  const chunks = new Utf8Chunks(
+    (bytes, chunk) => {
+      parts.push(Buffer.from(bytes));
+      // Done with it at once: the pool hands the same buffer out again, and no line may suffer for it.
+      if (chunk !== null && !reused) pool.give(chunk);
+    },
+    (emitted) => (reused ? (emitted ?? pool.take()) : pool.take()),
+  );
   return { chunks, out: () => Buffer.concat(parts).toString('utf8') };
 };
 const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
@@ -21,9 +30,9 @@ describe('Utf8Chunks.writeSpliced', () => {
     expect(out()).toBe(`before|{"hash":"${'b'.repeat(64)}","payload":{"name":"Zoë ✓ 𝄞"},"seq":1}\n`);
   });
 
-  it('keeps every line whole across many chunks, reused or kept', () => {
-    for (const keeps of [true, false]) {
-      const { chunks, out } = collect(keeps);
+  it('keeps every line whole across many chunks, reused or taken from a pool', () => {
+    for (const reused of [true, false]) {
+      const { chunks, out } = collect(reused);
       let expected = '';
       for (let i = 0; i < 4000; i++) {
         const text = `p${i}{"v":"${'é'.repeat(i % 700)}"}`;

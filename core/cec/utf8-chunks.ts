@@ -1,26 +1,48 @@
 /** Text is encoded into buffers of this many bytes and handed on one buffer at a time. */
-const chunkBytes = 1 << 20;
+export const chunkBytes = 1 << 20;
+
+/**
+ * Chunk buffers taken for encoding or reading and given back once their receiver is done with them (a deflater
+ * has compressed them), so a build allocates a handful, not one per MiB written. Each fresh 1 MiB buffer lay
+ * outside V8's heap and added to the external memory whose growth sets off full garbage collections: 0.1 s of
+ * the building thread's CPU per 50k records (docs/decisions.md, "Bundle build, ninth pass"). The pool never holds
+ * more than were in flight at once, which the deflaters' back-pressure bounds.
+ */
+export class ChunkPool {
+  readonly #free: Buffer[] = [];
+
+  take(): Buffer {
+    return this.#free.pop() ?? Buffer.allocUnsafeSlow(chunkBytes);
+  }
+
+  give(chunk: Buffer): void {
+    this.#free.push(chunk);
+  }
+}
 
 /**
  * Text appended as UTF-8 straight into a 1 MiB buffer (no joined copy of the text), handed to `emit` when full
- * or flushed. `keeps`: the receiver holds on to each buffer (a deflater compressing it later), so the next text
- * goes into a fresh one; otherwise (a synchronous file write) the buffer is reused.
+ * or flushed, with the whole chunk it lies in (null for a text too large for one, encoded on its own). The next
+ * text goes into the buffer `next` returns: the same one when `emit` was done with it at once (a synchronous
+ * file write), else one the receiver has not got (a deflater compressing it later gives it back to a ChunkPool).
  */
 export class Utf8Chunks {
-  #chunk = Buffer.allocUnsafe(chunkBytes);
+  #chunk: Buffer;
   #used = 0;
 
   constructor(
-    private readonly emit: (bytes: Buffer) => void,
-    private readonly keeps: boolean,
-  ) {}
+    private readonly emit: (bytes: Buffer, chunk: Buffer | null) => void,
+    private readonly next: (emitted: Buffer | null) => Buffer,
+  ) {
+    this.#chunk = next(null);
+  }
 
   write(text: string): void {
     // A UTF-16 unit is at most 3 UTF-8 bytes: if it cannot fit for sure, flush first (or encode it on its own).
     if (this.#used + text.length * 3 > chunkBytes) {
       this.flush();
       if (text.length * 3 > chunkBytes) {
-        this.emit(Buffer.from(text, 'utf8'));
+        this.emit(Buffer.from(text, 'utf8'), null);
         return;
       }
     }
@@ -50,10 +72,11 @@ export class Utf8Chunks {
   }
 
   flush(): void {
-    if (this.#used === 0) return;
-    const bytes = this.#chunk.subarray(0, this.#used);
-    if (this.keeps) this.#chunk = Buffer.allocUnsafe(chunkBytes);
+    const used = this.#used;
+    if (used === 0) return;
+    const chunk = this.#chunk;
     this.#used = 0;
-    this.emit(bytes);
+    this.emit(chunk.subarray(0, used), chunk);
+    this.#chunk = this.next(chunk);
   }
 }

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { missingTools } from '../test-support/tools.ts';
 import { DeflatingFile } from './deflating-file.ts';
 import { HashingZip, single } from './hashing-zip.ts';
+import { ChunkPool } from './utf8-chunks.ts';
 import { defaultVerifyLimits } from './verify-limits.ts';
 import { readEntry } from './zip-reader.ts';
 import { openStrictZip } from './zip-strict.ts';
@@ -30,7 +31,7 @@ const build = async (forceZip64: boolean) => {
   };
   const zip = new HashingZip(new Date(2026, 2, 1, 12, 30, 44), { forceZip64 });
   for (const name of ['big/records.ndjson', 'empty/records.ndjson']) {
-    const file = new DeflatingFile(join(dir, `${name.replace('/', '_')}.deflate`), 1);
+    const file = new DeflatingFile(join(dir, `${name.replace('/', '_')}.deflate`), 1, new ChunkPool());
     const text = contents[name] as string;
     for (const line of text.split(/(?<=\n)/)) if (line !== '') file.write(line);
     zip.addDeflated(name, () => file.finish());
