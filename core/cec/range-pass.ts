@@ -1,4 +1,4 @@
-import { canonicalHashInput, hashOfCanonicalBytes, hashOfCanonicalInput, needsNoEscape, quoteField } from '../audit/chain.ts';
+import { canonicalHashInput, hashOfCanonicalBytes, hashOfCanonicalInput, needsNoEscape, plainHashInput, quoteField } from '../audit/chain.ts';
 import { chainRows, type EvidenceRow, type SeqSpan, shapedPages } from '../audit/evidence-rows.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import type { Queryable } from '../store/database.ts';
@@ -44,22 +44,21 @@ const checkWitness = (row: EvidenceRow, linker: ChainLinker): void =>
  * Re-hashes, re-links and writes one in-range row as its NDJSON line: the record's own RFC 8785 form (keys in
  * JCS order, no whitespace; the payload column already holds JCS text, copied verbatim). The text after the
  * `hash` member is exactly JCS(record without hash), so a verifier can hash the line's own bytes
- * (core/cec/canonical-line.ts); here it goes the other way: the hash input (canonicalHashInput, prev_hash + that
- * JCS) is encoded once into the sink's buffer, hashed there, and its `prev_hash{` overwritten by `{"hash":…,`.
- * A hash or prev_hash that JSON must escape (a hostile row) takes the text path, with the same bytes out.
+ * (core/cec/canonical-line.ts); here it goes the other way. When every string field of the row needs no JSON
+ * escape (`plain`, which the caller has established), the hash input (plainHashInput, prev_hash + that JCS) is
+ * encoded once into the sink's buffer, hashed there, and its `prev_hash{` overwritten by `{"hash":…,`. Any other
+ * row (a hostile one) takes the text path, with the same bytes out.
  */
-const writeRecord = (row: EvidenceRow, sink: RecordSink, linker: ChainLinker): void => {
-  const input = canonicalHashInput(row, row.payload);
+const writeRecord = (row: EvidenceRow, sink: RecordSink, linker: ChainLinker, plain: boolean): void => {
   const skip = row.prev_hash.length + 1;
-  let computed =
-    needsNoEscape(row.hash) && needsNoEscape(row.prev_hash)
-      ? sink.writeSpliced(input, skip, `{"hash":"${row.hash}",`, hashOfCanonicalBytes)
-      : null;
-  if (computed === null) {
-    sink.write(`{"hash":${quoteField(row.hash)},${input.slice(skip)}\n`);
-    computed = hashOfCanonicalInput(input);
+  const spliced = plain ? sink.writeSpliced(plainHashInput(row, row.payload), skip, `{"hash":"${row.hash}",`, hashOfCanonicalBytes) : null;
+  if (spliced !== null) {
+    link(row, spliced, linker);
+    return;
   }
-  link(row, computed, linker);
+  const input = canonicalHashInput(row, row.payload);
+  sink.write(`{"hash":${quoteField(row.hash)},${input.slice(skip)}\n`);
+  link(row, hashOfCanonicalInput(input), linker);
 };
 
 /**
@@ -74,14 +73,20 @@ class RangeWriter {
   witnesses = 0;
   firstSeq: number | null = null;
   lastSeq: number;
+  /** The pass's project when it needs no JSON escape, else null: every row's project is checked against it. */
+  readonly #plainProject: string | null;
+  /** The hash of the record just written when it needs no escape: the next prev_hash equal to it needs no check. */
+  #plainHash: string | null = null;
 
   constructor(
+    projectId: string,
     readonly sinks: RangeSinks,
     readonly after: ChainLink | null,
     readonly tally: EvidenceTally | null,
   ) {
     this.linker = new ChainLinker(after ?? undefined);
     this.lastSeq = after?.seq ?? 0;
+    this.#plainProject = needsNoEscape(projectId) ? projectId : null;
   }
 
   /**
@@ -96,7 +101,17 @@ class RangeWriter {
       if (this.firstSeq === null && this.after === null) this.firstSeq = row.seq;
       else if (row.seq > this.lastSeq + 1) return i;
       this.firstSeq ??= row.seq;
-      writeRecord(row, sinks.records[row.schema_key], linker);
+      // Only the fields that can vary are checked: the schema key is one of six names (evidenceTuple) and the
+      // project the pass's own; a prev_hash equal to the hash just written was checked as that hash.
+      const plain =
+        row.project_id === this.#plainProject &&
+        needsNoEscape(row.hash) &&
+        (row.prev_hash === this.#plainHash || needsNoEscape(row.prev_hash)) &&
+        needsNoEscape(row.record_id) &&
+        needsNoEscape(row.recorded_at) &&
+        needsNoEscape(row.timestamp);
+      writeRecord(row, sinks.records[row.schema_key], linker, plain);
+      this.#plainHash = plain ? row.hash : null;
       tally?.add(tallied);
       counts[row.schema_key] += 1;
       this.lastSeq = row.seq;
@@ -139,7 +154,7 @@ export const passRange = async (
   } = {},
 ): Promise<RangeTotals & { readonly linker: ChainLinker }> => {
   const { onPage, pageRows = rowsPerPage } = hooks;
-  const writer = new RangeWriter(sinks, after, hooks.tally ?? null);
+  const writer = new RangeWriter(projectId, sinks, after, hooks.tally ?? null);
   const all = [...Object.values(sinks.records), sinks.witnesses];
   let records = 0;
   // Pages in seq order from `db` (SQLite or PostgreSQL), each row with its tally columns; appends only add

@@ -113,7 +113,7 @@ describe.each(testBackends)('the segment pass over two threads on $name', (backe
     expect(errors).toContain(`chain: seq ${split + 2} hash does not match its content`);
   });
 
-  it('writes a stored hash that JSON must escape, or too short to splice, as valid JSON, and reports it', async () => {
+  it('writes a stored hash or record id that JSON must escape, or a hash too short to splice, as valid JSON, and reports it', async () => {
     const { app } = t();
     await seedDays(app, 'proj', interleaved, 4);
     const hostile = [`é"${'a'.repeat(62)}`, 'x'];
@@ -125,6 +125,11 @@ describe.each(testBackends)('the segment pass over two threads on $name', (backe
     const stored = [inRange[0] ?? 0, inRange.at(-1) ?? 0];
     for (const [i, seq] of stored.entries())
       await app.database.run('UPDATE audit_records SET hash = ? WHERE project_id = ? AND seq = ?', [hostile[i] ?? '', 'proj', seq]);
+    // A record id with a quote, a backslash, a control and a non-ASCII character, on a record of each half.
+    const odd = 'r"\\\u0001é';
+    const renamed = [inRange[1] ?? 0, inRange.at(-2) ?? 0];
+    for (const [i, seq] of renamed.entries())
+      await app.database.run('UPDATE audit_records SET record_id = ? WHERE project_id = ? AND seq = ?', [`${odd}${i}`, 'proj', seq]);
     const { one } = await bothWays();
     const lines = Object.entries(one.bytes)
       .filter(([name]) => name !== 'chain_proof')
@@ -134,10 +139,12 @@ describe.each(testBackends)('the segment pass over two threads on $name', (backe
           .split('\n')
           .filter((line) => line !== ''),
       )
-      .map((line) => JSON.parse(line) as { seq: number; hash: string });
+      .map((line) => JSON.parse(line) as { seq: number; hash: string; record_id: string });
     const written = lines.filter((line) => stored.includes(line.seq)).sort((a, b) => a.seq - b.seq);
     expect(written.map((line) => line.hash)).toEqual(hostile);
-    for (const seq of stored) expect(one.summary.verification.errors).toContain(`chain: seq ${seq} hash does not match its content`);
+    const withOddIds = lines.filter((line) => renamed.includes(line.seq)).sort((a, b) => a.seq - b.seq);
+    expect(withOddIds.map((line) => line.record_id)).toEqual([`${odd}0`, `${odd}1`]);
+    for (const seq of [...stored, ...renamed]) expect(one.summary.verification.errors).toContain(`chain: seq ${seq} hash does not match its content`);
   });
 });
 
