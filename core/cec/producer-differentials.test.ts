@@ -281,7 +281,7 @@ const generalizedTime = (date: Date) => der(0x18, Buffer.from(`${date.toISOStrin
  * What a hand-made token changes: TSTInfo version, its `tsa` name (a directoryName with one CN, or a dNSName),
  * cms arguments of more signers.
  */
-type TokenVariant = { version?: number; tsaName?: string; tsaDns?: string; alsoSigners?: string[] };
+type TokenVariant = { version?: number; tsaName?: string; tsaDns?: string; alsoSigners?: string[]; trailing?: Buffer };
 
 /**
  * An RFC 3161 response whose genTime the caller picks (openssl ts -reply always stamps now): the TSTInfo in DER,
@@ -304,7 +304,7 @@ const tokenAt = async (tsa: string, digest: Buffer, genTime: Date, token: TokenV
   const cms = ['cms', '-sign', '-binary', '-nodetach', '-cades', '-md', 'sha256', '-outform', 'DER'];
   const econtent = ['-econtent_type', '1.2.840.113549.1.9.16.1.4', '-signer', 'tsa.pem', '-inkey', 'tsa.key'];
   await run('openssl', [...cms, ...econtent, ...(token.alsoSigners ?? []), '-in', 'tstinfo.der', '-out', 'token.der'], { cwd: tsa });
-  return sequence(sequence(integer(0)), readFileSync(join(tsa, 'token.der')));
+  return Buffer.concat([sequence(sequence(integer(0)), readFileSync(join(tsa, 'token.der'))), token.trailing ?? Buffer.alloc(0)]);
 };
 
 const tsaExtensions = 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n';
@@ -348,6 +348,9 @@ describe.skipIf(missing !== null)('RFC 3161 tokens with a chosen genTime: the ve
     ['a tsa field naming the signer', 0, tsaExtensions, true, { tsaName: 'Red Team TSA' }],
     ['a tsa field naming the signer by its subjectAltName', 0, withAltName, true, { tsaDns: 'tsa.red-team.test' }],
     ['a tsa field naming a DNS name the signer does not carry', 0, withAltName, false, { tsaDns: 'tsa.elsewhere.test' }],
+    // Outside everything the TSA signed: openssl ts alone would ignore them.
+    ['a byte after the TimeStampResp', 0, tsaExtensions, false, { trailing: Buffer.from([0]) }],
+    ['a second TimeStampResp-sized tail of zeros', 0, tsaExtensions, false, { trailing: Buffer.alloc(64) }],
   ])(
     '%s',
     async (name, offset, extensions, valid, variant?: TokenVariant) => {

@@ -585,11 +585,29 @@ def cmd_epoch():
     text = re.sub(r"\.\d+ ", " ", sys.stdin.read().strip())
     print(calendar.timegm(time.strptime(text, "%b %d %H:%M:%S %Y GMT")))
 
+def cmd_der_whole(path):
+    """The file is one DER object whose definite length (1-3 octets) ends at its last byte, as svc verify requires:
+    bytes after a timestamp token lie outside its signature, and openssl ts would ignore them."""
+    b = open(path, "rb").read()
+    if len(b) < 2:
+        raise ValueError("truncated DER")
+    n, at = b[1], 2
+    if n & 0x80:
+        k = n & 0x7f
+        if k < 1 or k > 3:
+            raise ValueError("unsupported DER length")
+        n, at = int.from_bytes(b[2:2 + k], "big"), 2 + k
+    if at + n > len(b):
+        raise ValueError("truncated DER")
+    if at + n < len(b):
+        raise ValueError("%d bytes follow its DER structure" % (len(b) - at - n))
+    print("one DER object")
+
 def cmd_jcs(path):
     sys.stdout.write(jcs(read_json(path)))
 
 COMMANDS = {"listing": cmd_listing, "manifest": cmd_manifest, "jws": cmd_jws, "stub": cmd_stub,
-            "chain": cmd_chain, "anchors": cmd_anchors, "jcs": cmd_jcs, "epoch": cmd_epoch}
+            "chain": cmd_chain, "anchors": cmd_anchors, "jcs": cmd_jcs, "epoch": cmd_epoch, "der_whole": cmd_der_whole}
 
 if __name__ == "__main__":
     sys.setrecursionlimit(200)  # JSON deeper than this is refused (records allow 64 levels)
@@ -604,8 +622,9 @@ PY
 helper() { python3 "$WORK/helper.py" "$@"; }
 # ts_verify TOKEN DIGEST: openssl ts -verify with the chain checked at the token's own genTime (as svc verify
 # does): a token claiming a time before its TSA certificate existed fails, one whose certificate has since
-# expired still verifies.
+# expired still verifies. The token must be one whole DER object first: openssl ignores bytes after it.
 ts_verify() {
+  helper der_whole "$1" >/dev/null || { helper der_whole "$1"; return 1; }
   at=$(openssl ts -reply -in "$1" -text 2>/dev/null | sed -n 's/^Time stamp: //p' | helper epoch 2>/dev/null) || return 1
   openssl ts -verify -in "$1" -digest "$2" -CAfile "$TSAROOT" -attime "$at" 2>&1
 }

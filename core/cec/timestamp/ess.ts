@@ -20,7 +20,8 @@ const hashByOid: ReadonlyMap<string, string> = new Map([
 
 type Tlv = { tag: number; content: Buffer; next: number };
 
-const tlv = (der: Buffer, at: number): Tlv => {
+/** The DER object at `at`: its tag, content and where it ends (definite lengths of 1-3 octets only). */
+export const tlv = (der: Buffer, at: number): Tlv => {
   const tag = der[at];
   let length = der[at + 1];
   if (tag === undefined || length === undefined) throw new Error('truncated DER');

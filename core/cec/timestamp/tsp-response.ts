@@ -1,5 +1,6 @@
 import * as pkijs from 'pkijs';
 import { sha256Oid, toArrayBuffer, toBuffer } from './crypto-engine.ts';
+import { tlv } from './ess.ts';
 
 const signedDataOid = '1.2.840.113549.1.7.2';
 const tstInfoOid = '1.2.840.113549.1.9.16.1.4';
@@ -25,10 +26,27 @@ export const integerBytes = (value: { valueBlock: { valueHexView: Uint8Array } }
 };
 
 /**
+ * Why `der` is not one whole DER object (a definite length that ends exactly at its last byte), or null. Bytes
+ * after a TimeStampResp lie outside everything its signature covers, so accepting them would let anyone change
+ * a signed bundle's timestamp entry and still have it verify; the offline script refuses them too
+ * (`der_whole`), and `openssl ts`, which ignores them, runs only after that check.
+ */
+export const wholeDerError = (der: Buffer): string | null => {
+  try {
+    const end = tlv(der, 0).next;
+    return end === der.length ? null : `${der.length - end} bytes follow its DER structure`;
+  } catch (error) {
+    return (error as Error).message;
+  }
+};
+
+/**
  * Parses a TimeStampResp (the bytes a TSA returns and we store) down to the TSTInfo. Throws an Error with a
  * readable message when the status is not granted or any layer is malformed.
  */
 export const parseTimestampResponse = (der: Buffer): ParsedToken => {
+  const notWhole = wholeDerError(der);
+  if (notWhole !== null) throw new Error(`not an RFC 3161 TimeStampResp (${notWhole})`);
   let response: pkijs.TimeStampResp;
   try {
     // pkijs parses with its own asn1js; fromBER throws on malformed DER or a schema mismatch.
