@@ -79,7 +79,7 @@ class RangeWriter {
   #plainHash: string | null = null;
 
   constructor(
-    projectId: string,
+    readonly projectId: string,
     readonly sinks: RangeSinks,
     readonly after: ChainLink | null,
     readonly tally: EvidenceTally | null,
@@ -120,8 +120,8 @@ class RangeWriter {
   }
 
   /** Witnesses the out-of-range records before `row` (the one writeRows stopped at), so it then follows them. */
-  async witness(db: Queryable, projectId: string, row: EvidenceRow): Promise<void> {
-    for await (const gap of chainRows(db, projectId, this.lastSeq + 1, row.seq - 1)) {
+  async witness(db: Queryable, row: EvidenceRow): Promise<void> {
+    for await (const gap of chainRows(db, this.projectId, this.lastSeq + 1, row.seq - 1)) {
       checkWitness(gap, this.linker);
       const comma = this.after !== null || this.witnesses > 0 ? ',' : '';
       this.sinks.witnesses.write(`${comma}{"seq":${gap.seq},"hash":"${gap.hash}","prev_hash":"${gap.prev_hash}"}`);
@@ -161,7 +161,7 @@ export const passRange = async (
   // higher seqs, so a build running beside them reads a consistent prefix of the chain.
   for await (const page of shapedPages(db, { projectId, from, to }, pageRows, span, talliedShape(db.dialect))) {
     for (let i = writer.writeRows(page, 0); i < page.length; i = writer.writeRows(page, i)) {
-      await writer.witness(db, projectId, (page[i] as TalliedRow).record);
+      await writer.witness(db, (page[i] as TalliedRow).record);
     }
     records += page.length;
     onPage?.(records);
