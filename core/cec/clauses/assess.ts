@@ -3,7 +3,7 @@ import { type App, service } from '../../app.ts';
 import { dayBounds, timeFilter } from '../../audit/evidence-rows.ts';
 import { schemaKeys } from '../../audit/types.ts';
 import type { Dialect } from '../../store/database.ts';
-import { outcomeRules, postgresFields, seriesSql, sqliteFields } from './outcome-rules.ts';
+import { outcomeSql, payloadRowsSql, seriesSql } from './outcome-rules.ts';
 import { type EvidenceAssessment, emptyKeyEvidence, type KeyEvidence, keyEvidenceOf } from './key-evidence.ts';
 import type { EvidenceKey } from './types.ts';
 
@@ -29,10 +29,10 @@ const headRow = z.object({ head_hash: z.string() });
  */
 const seriesStatement = (dialect: Dialect, key: EvidenceKey, time: string): string => {
   if (dialect === 'sqlite') {
-    return `SELECT ${seriesSql(key, sqliteFields, 'char(31)')} AS series,
-         coalesce(sum((${outcomeRules[key].sql(sqliteFields)}) = 0), 0) AS failed_ever,
+    return `SELECT ${seriesSql(key, dialect)} AS series,
+         coalesce(sum((${outcomeSql(key, dialect)}) = 0), 0) AS failed_ever,
          max(timestamp || printf('%020d', seq)) AS latest_key,
-         seq, record_id, timestamp, (${outcomeRules[key].sql(sqliteFields)}) AS outcome
+         seq, record_id, timestamp, (${outcomeSql(key, dialect)}) AS outcome
        FROM audit_records
        WHERE project_id = ? AND schema_key = ? AND ${time}
        GROUP BY series`;
@@ -42,9 +42,9 @@ const seriesStatement = (dialect: Dialect, key: EvidenceKey, time: string): stri
          sum(CASE WHEN outcome = 0 THEN 1 ELSE 0 END) OVER (PARTITION BY series) AS failed_ever,
          row_number() OVER (PARTITION BY series ORDER BY timestamp DESC, seq DESC) AS latest
        FROM (
-         SELECT ${seriesSql(key, postgresFields, 'chr(31)')} AS series, (${outcomeRules[key].sql(postgresFields)}) AS outcome,
+         SELECT ${seriesSql(key, dialect)} AS series, (${outcomeSql(key, dialect)}) AS outcome,
            seq, record_id, timestamp
-         FROM audit_records, LATERAL (SELECT payload::jsonb AS p) AS parsed
+         FROM ${payloadRowsSql(dialect)}
          WHERE project_id = ? AND schema_key = ? AND ${time}
        ) AS records
      ) AS ranked WHERE latest = 1`;

@@ -14,7 +14,7 @@ export const postureRuleVersion = 'posture/1';
 export type PayloadFields = { readonly value: (path: string) => string; readonly text: (path: string) => string };
 
 /** SQLite: json_extract already reads booleans as 1 / 0. */
-export const sqliteFields: PayloadFields = {
+const sqliteFields: PayloadFields = {
   value: (path) => `json_extract(payload, '$.${path}')`,
   text: (path) => `json_extract(payload, '$.${path}')`,
 };
@@ -23,7 +23,7 @@ export const sqliteFields: PayloadFields = {
  * PostgreSQL: over `p`, the payload parsed once per row as jsonb (assess.ts). `#>>` gives text (SQL NULL for
  * JSON null), so numbers and booleans are read by their JSON type.
  */
-export const postgresFields: PayloadFields = {
+const postgresFields: PayloadFields = {
   value: (path) => {
     const at = `'{${path.replaceAll('.', ',')}}'`;
     return `(CASE jsonb_typeof(p #> ${at}) WHEN 'number' THEN (p #>> ${at})::double precision
@@ -100,9 +100,23 @@ export const outcomeRules: Readonly<Record<EvidenceKey, OutcomeRule>> = {
   },
 };
 
-/** SQL naming a record's series: the series fields joined by a unit separator (absent fields count as empty). */
-export const seriesSql = (key: EvidenceKey, field: PayloadFields, separator: string): string =>
-  outcomeRules[key].series.map((name) => `coalesce(${field.text(name)}, '')`).join(` || ${separator} || `);
+/**
+ * SQL naming a record's series on `dialect`: the series fields joined by a unit separator (absent fields count
+ * as empty).
+ */
+export const seriesSql = (key: EvidenceKey, dialect: Dialect): string => {
+  const field = dialect === 'sqlite' ? sqliteFields : postgresFields;
+  const separator = dialect === 'sqlite' ? 'char(31)' : 'chr(31)';
+  return outcomeRules[key].series.map((name) => `coalesce(${field.text(name)}, '')`).join(` || ${separator} || `);
+};
+
+/** SQL of a record's outcome on `dialect` (its key's rule): 1 passes, 0 fails, NULL none. */
+export const outcomeSql = (key: EvidenceKey, dialect: Dialect): string =>
+  outcomeRules[key].sql(dialect === 'sqlite' ? sqliteFields : postgresFields);
+
+/** The rows the clause-map SQL reads: on PostgreSQL each payload parsed once per row, as `p` (postgresFields). */
+export const payloadRowsSql = (dialect: Dialect): string =>
+  dialect === 'sqlite' ? 'audit_records' : 'audit_records, LATERAL (SELECT payload::jsonb AS p) AS parsed';
 
 /** Every rule's SQL over the row's own schema key, for a query that reads several keys (a bundle build's pass). */
 const perKey = (sql: (key: EvidenceKey) => string): string =>
@@ -114,11 +128,7 @@ const perKey = (sql: (key: EvidenceKey) => string): string =>
  * tally reads every payload as that aggregation would, with no JSON parsed in JavaScript (docs/decisions.md,
  * "Bundle build, ninth pass"). `from` replaces `FROM audit_records` (PostgreSQL parses each payload once there).
  */
-export const tallyColumnsSql = (dialect: Dialect): { readonly columns: string; readonly from: string } => {
-  const fields = dialect === 'sqlite' ? sqliteFields : postgresFields;
-  const separator = dialect === 'sqlite' ? 'char(31)' : 'chr(31)';
-  return {
-    columns: `${perKey((key) => seriesSql(key, fields, separator))} AS series, ${perKey((key) => outcomeRules[key].sql(fields))} AS outcome`,
-    from: dialect === 'sqlite' ? 'audit_records' : 'audit_records, LATERAL (SELECT payload::jsonb AS p) AS parsed',
-  };
-};
+export const tallyColumnsSql = (dialect: Dialect): { readonly columns: string; readonly from: string } => ({
+  columns: `${perKey((key) => seriesSql(key, dialect))} AS series, ${perKey((key) => outcomeSql(key, dialect))} AS outcome`,
+  from: payloadRowsSql(dialect),
+});
