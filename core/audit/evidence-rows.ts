@@ -112,8 +112,12 @@ export async function* shapedPages<T>(
 }
 
 /** shapedPages of the stored rows. */
-export const evidencePages = (db: Queryable, q: EvidenceFilter, rowsPerPage = pageSize, span: SeqSpan = wholeChain): AsyncGenerator<EvidenceRow[]> =>
-  shapedPages(db, q, rowsPerPage, span, evidenceShape);
+export const evidencePages = (
+  db: Queryable,
+  q: EvidenceFilter,
+  rowsPerPage = pageSize,
+  span: SeqSpan = wholeChain,
+): AsyncGenerator<EvidenceRow[]> => shapedPages(db, q, rowsPerPage, span, evidenceShape);
 
 /** evidencePages one row at a time. */
 export async function* evidenceRows(db: Queryable, q: EvidenceFilter): AsyncGenerator<EvidenceRow> {

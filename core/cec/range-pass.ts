@@ -1,4 +1,11 @@
-import { canonicalHashInput, hashOfCanonicalBytes, hashOfCanonicalInput, needsNoEscape, plainHashInput, quoteField } from '../audit/chain.ts';
+import {
+  canonicalHashInput,
+  hashOfCanonicalBytes,
+  hashOfCanonicalInput,
+  needsNoEscape,
+  plainHashInput,
+  quoteField,
+} from '../audit/chain.ts';
 import { chainRows, type EvidenceRow, type SeqSpan, shapedPages } from '../audit/evidence-rows.ts';
 import { type SchemaKey, schemaKeys } from '../audit/types.ts';
 import type { Queryable } from '../store/database.ts';

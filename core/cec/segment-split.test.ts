@@ -144,7 +144,8 @@ describe.each(testBackends)('the segment pass over two threads on $name', (backe
     expect(written.map((line) => line.hash)).toEqual(hostile);
     const withOddIds = lines.filter((line) => renamed.includes(line.seq)).sort((a, b) => a.seq - b.seq);
     expect(withOddIds.map((line) => line.record_id)).toEqual([`${odd}0`, `${odd}1`]);
-    for (const seq of [...stored, ...renamed]) expect(one.summary.verification.errors).toContain(`chain: seq ${seq} hash does not match its content`);
+    for (const seq of [...stored, ...renamed])
+      expect(one.summary.verification.errors).toContain(`chain: seq ${seq} hash does not match its content`);
   });
 });
 

@@ -152,7 +152,6 @@ export const startUpperPart = (app: App, job: Omit<SegmentJob, 'sqliteFile' | 'd
   return { done, progress, stop: () => void worker.terminate() };
 };
 
-
 /**
  * Streams a part file into an entry's deflater after what the lower half wrote, as far as the worker has
  * written it, until the worker settles; then removes it. Returns the bytes read. A records part is appended with

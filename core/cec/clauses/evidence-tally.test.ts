@@ -215,7 +215,11 @@ describe.each(testBackends)('the tally reads each payload as the SQL aggregation
     const { app } = t();
     await storeRaw(app, 1, payload);
     const q = { projectId: 'raw', ...range };
-    const settle = <T>(work: Promise<T>) => work.then((value) => ({ value }), () => ({ failed: true }));
+    const settle = <T>(work: Promise<T>) =>
+      work.then(
+        (value) => ({ value }),
+        () => ({ failed: true }),
+      );
     const sql = await settle(assessEvidence(app, q));
     const tally = await settle(tallied(app, q).then((tallied) => tallied.result()));
     expect(tally).toEqual(sql);
