@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { createApiKey } from '../identity/api-keys/service.ts';
+import { securePrivateTree } from './private-files.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const dirs: string[] = [];
@@ -72,5 +73,33 @@ describe('private data at rest', () => {
     } finally {
       app.close();
     }
+  });
+});
+
+describe('securing the data dir while another process works in it', () => {
+  it('passes over files another process removes during the walk (SQLite -wal and -shm, temp files)', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'sub'));
+    // A real second process creating and deleting files in the dir as fast as it can, for a second.
+    const churn = spawn(process.execPath, [
+      '-e',
+      `const fs = require('node:fs'); const end = Date.now() + 1000; let i = 0;
+       while (Date.now() < end) { for (const d of [${JSON.stringify(dir)}, ${JSON.stringify(join(dir, 'sub'))}]) {
+         const f = d + '/f' + (i++ % 64); try { fs.writeFileSync(f, 'x', { mode: 0o644 }); fs.unlinkSync(f); } catch {} } }`,
+    ]);
+    const exited = new Promise((resolve) => churn.once('exit', resolve));
+    const log = { warn: () => undefined } as unknown as Parameters<typeof securePrivateTree>[1];
+    let walks = 0;
+    try {
+      while (churn.exitCode === null) {
+        securePrivateTree(dir, log);
+        walks += 1;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      churn.kill();
+      await exited;
+    }
+    expect(walks).toBeGreaterThan(10);
   });
 });
