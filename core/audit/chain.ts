@@ -122,7 +122,7 @@ const unescaped = /^[ !#-[\]-~]*$/;
 /**
  * True for a string JSON writes as itself between quotes: printable ASCII without `"` or `\\` (ids, ISO times,
  * hex). A regular expression: V8 compiles it to native code, ~40% less CPU than a loop over the characters,
- * and every record of an ingest or a bundle build checks six of these.
+ * and every record of an ingest checks six of these (a bundle build's pass four).
  */
 export const needsNoEscape = (text: unknown): text is string => typeof text === 'string' && unescaped.test(text);
 

@@ -31,7 +31,7 @@ export const integerBytes = (value: { valueBlock: { valueHexView: Uint8Array } }
  * a signed bundle's timestamp entry and still have it verify; the offline script refuses them too
  * (`der_whole`), and `openssl ts`, which ignores them, runs only after that check.
  */
-export const wholeDerError = (der: Buffer): string | null => {
+const wholeDerError = (der: Buffer): string | null => {
   try {
     const end = tlv(der, 0).next;
     return end === der.length ? null : `${der.length - end} bytes follow its DER structure`;
