@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ChunkPool, Utf8Chunks } from './utf8-chunks.ts';
+import { ChunkPool, chunkBytes, Utf8Chunks } from './utf8-chunks.ts';
 
 /** `reused`: each chunk's buffer takes the next text (a file write); else a pool's, given back later (a deflater). */
 const collect = (reused: boolean): { chunks: Utf8Chunks; out: () => string } => {
@@ -51,5 +51,23 @@ describe('Utf8Chunks.writeSpliced', () => {
     expect(chunks.writeSpliced('y'.repeat(1 << 20), 1, 'zz', () => 'seen')).toBeNull();
     chunks.flush();
     expect(out()).toBe('');
+  });
+});
+
+describe('Utf8Chunks chunk sizes', () => {
+  it('hands on its first chunk at 16 KiB, then whole chunks, so a pass meets a flush in its first rows', () => {
+    const sizes: number[] = [];
+    const chunks = new Utf8Chunks(
+      (bytes) => sizes.push(bytes.length),
+      (emitted) => emitted ?? Buffer.allocUnsafe(chunkBytes),
+    );
+    const line = 'x'.repeat(999);
+    for (let i = 0; i < 2000; i++) expect(chunks.writeSpliced(`p{${line}`, 2, '{"', () => true)).toBe(true);
+    chunks.flush();
+    // A line fits while its worst case (3 bytes a unit) does: the first chunk ends under 16 KiB, the next under 1 MiB.
+    expect(sizes[0]).toBeLessThanOrEqual(16 << 10);
+    expect(sizes[0]).toBeGreaterThan((16 << 10) - 3 * 1001);
+    expect(sizes[1]).toBeGreaterThan(chunkBytes - 3 * 1001);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(2000 * 1002);
   });
 });

@@ -1,5 +1,6 @@
 /** Text is encoded into buffers of this many bytes and handed on one buffer at a time. */
 export const chunkBytes = 1 << 20;
+const firstChunkBytes = 16 << 10;
 
 /**
  * Chunk buffers taken for encoding or reading and given back once their receiver is done with them (a deflater
@@ -29,6 +30,13 @@ export class ChunkPool {
 export class Utf8Chunks {
   #chunk: Buffer;
   #used = 0;
+  /**
+   * Bytes the current chunk takes before it is handed on: 16 KiB for the first, a whole chunk after. The first
+   * flush then comes within a pass's first rows, before V8 optimizes the row loop; else the loop, optimized
+   * without having seen a flush, was thrown away at the first 1 MiB and compiled again, on every thread of a
+   * build (docs/decisions.md, "Bundle build, tenth pass").
+   */
+  #limit = firstChunkBytes;
 
   constructor(
     private readonly emit: (bytes: Buffer, chunk: Buffer | null) => void,
@@ -39,7 +47,7 @@ export class Utf8Chunks {
 
   write(text: string): void {
     // A UTF-16 unit is at most 3 UTF-8 bytes: if it cannot fit for sure, flush first (or encode it on its own).
-    if (this.#used + text.length * 3 > chunkBytes) {
+    if (this.#used + text.length * 3 > this.#limit) {
       this.flush();
       if (text.length * 3 > chunkBytes) {
         this.emit(Buffer.from(text, 'utf8'), null);
@@ -61,7 +69,7 @@ export class Utf8Chunks {
     const gap = head.length - skipBytes;
     const room = gap + text.length * 3 + 1;
     if (gap < 0 || room > chunkBytes) return null;
-    if (this.#used + room > chunkBytes) this.flush();
+    if (this.#used + room > this.#limit) this.flush();
     const at = this.#used + gap;
     const end = at + this.#chunk.write(text, at, 'utf8');
     const seen = see(this.#chunk.subarray(at, end));
@@ -76,6 +84,7 @@ export class Utf8Chunks {
     if (used === 0) return;
     const chunk = this.#chunk;
     this.#used = 0;
+    this.#limit = chunkBytes;
     this.emit(chunk.subarray(0, used), chunk);
     this.#chunk = this.next(chunk);
   }

@@ -152,8 +152,9 @@ export class EvidenceTally {
     if (month === undefined) tally.months.set(monthName, { n: 1, first: timestamp, latest: timestamp });
     else {
       month.n += 1;
-      if (timestamp < month.first) month.first = timestamp;
-      if (timestamp > month.latest) month.latest = timestamp;
+      // Stored unconditionally: a store first reached after V8 optimized this method would throw that code away.
+      month.first = timestamp < month.first ? timestamp : month.first;
+      month.latest = timestamp > month.latest ? timestamp : month.latest;
     }
 
     const latest = tally.series.get(series);
