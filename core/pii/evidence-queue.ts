@@ -3,9 +3,10 @@
  * finish while batches are being written share the next batch's transaction and fsync. A serving app writes
  * them on its evidence writer thread (pool/evidence-writer.ts); otherwise on its own connection, with the fsync
  * off the event loop (TransactionOptions.syncOffThread: on SQLite a COMMIT under synchronous = FULL blocked the
- * main thread for the whole fsync, and every HTTP request waited behind it). Two batches may be in flight: the
- * next one commits as soon as the last one's COMMIT is done, so a scan waits for about one fsync rather than the
- * rest of the previous batch's and then its own.
+ * main thread for the whole fsync, and every HTTP request waited behind it). On the app's connection two batches
+ * may be in flight: the next one commits as soon as the last one's COMMIT is done, so a scan waits for about one
+ * fsync rather than the rest of the previous batch's and then its own. The writer thread runs its batches one
+ * after the other anyway, so there one is in flight and the scans that finish meanwhile make the next batch.
  */
 import { type App, service } from '../app.ts';
 import { noteAppended } from '../audit/anchors/scheduler.ts';
@@ -19,10 +20,13 @@ type PendingRecord = { readonly input: EvidenceInput; readonly at: string; reado
 type EvidenceQueue = { pending: PendingRecord[]; writing: number; scheduled: boolean };
 
 /**
- * More would only make smaller batches (more fsyncs) for the same wait. With one, the next commit would wait for
- * the last one's fsync (on the app's connection) or the writer thread would idle for a round trip between batches.
+ * Batches written at once. On the app's connection two: with one, the next commit would wait for the last one's
+ * fsync; more would only make smaller batches (more fsyncs) for the same wait. On the writer thread one: a second
+ * batch would only wait in its port behind the first, and splitting the scans into two batches cost a transaction,
+ * an fsync and a wake-up of the thread more per batch: about a tenth of a 1 KB scan's CPU under load
+ * (docs/decisions.md, "PII over HTTP, sixth pass").
  */
-const batchesInFlight = 2;
+const batchesInFlight = (app: App): number => (evidenceWriterOf(app) === undefined ? 2 : 1);
 
 /**
  * Each input's outcome (undefined once durable): on the app's evidence writer thread when its scan workers
@@ -67,7 +71,7 @@ const writeBatch = async (app: App, batch: readonly PendingRecord[]): Promise<vo
  * `batchesInFlight` are being written: then the first of them to end starts it.
  */
 const schedule = (app: App, queue: EvidenceQueue): void => {
-  if (queue.scheduled || queue.writing >= batchesInFlight || queue.pending.length === 0) return;
+  if (queue.scheduled || queue.writing >= batchesInFlight(app) || queue.pending.length === 0) return;
   queue.scheduled = true;
   setImmediate(() => {
     queue.scheduled = false;
