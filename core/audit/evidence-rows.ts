@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import type { Queryable } from '../store/database.ts';
 import { isSchemaKey } from './types.ts';
 import type { EvidenceRecord, SchemaKey } from './types.ts';
+import { boundLimit } from '../store/sql-text.ts';
 
 export const recordColumns = 'seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash';
 
@@ -36,7 +37,7 @@ export const evidenceTuple = (values: readonly unknown[]): EvidenceRow => {
   return { seq, record_id, project_id, schema_key, timestamp, recorded_at, payload, prev_hash, hash };
 };
 
-const chainSql = `SELECT ${recordColumns} FROM audit_records WHERE project_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ?`;
+const chainSql = `SELECT ${recordColumns} FROM audit_records WHERE project_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ${boundLimit}`;
 
 const pageSize = 1000;
 
@@ -100,7 +101,7 @@ export async function* shapedPages<T>(
   const time = timeFilter(q.from, q.to);
   const key = q.schemaKey ?? '';
   const sql = `SELECT ${shape.columns} FROM ${shape.from} WHERE project_id = ? AND seq > ? AND seq <= ? AND ${time.sql}
-    AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ?`;
+    AND (? = '' OR schema_key = ?) ORDER BY seq LIMIT ${boundLimit}`;
   let after = span.after;
   for (;;) {
     const rows = await db.tuples(shape.row, sql, [q.projectId, after, span.through, ...time.params, key, key, rowsPerPage]);
@@ -148,7 +149,7 @@ export async function* chainRows(
  */
 export const countUpTo = async (db: Queryable, q: EvidenceFilter, limit: number): Promise<number> => {
   const time = timeFilter(q.from, q.to);
-  const sql = `SELECT count(*) FROM (SELECT 1 FROM audit_records WHERE project_id = ? AND ${time.sql} LIMIT ?) AS bounded`;
+  const sql = `SELECT count(*) FROM (SELECT 1 FROM audit_records WHERE project_id = ? AND ${time.sql} LIMIT ${boundLimit}) AS bounded`;
   const rows = await db.tuples((values) => Number(values[0]), sql, [q.projectId, ...time.params, limit]);
   return rows[0] ?? 0;
 };

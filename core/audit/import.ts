@@ -11,6 +11,7 @@ import { formatIssues, prepareInput } from './input.ts';
 import type { PreparedInput } from './input.ts';
 import { ndjsonLines } from './ndjson.ts';
 import { schemaKeys } from './types.ts';
+import { boundLimit } from '../store/sql-text.ts';
 
 export type LineError = { line: number; message: string };
 
@@ -87,8 +88,7 @@ const stagedRow = z.object({
   timestamp: z.string(),
   payload: z.string(),
 });
-const readStagedSql =
-  'SELECT line, record_id, project_id, schema_key, timestamp, payload FROM audit_staging WHERE import_id = ? AND line > ? ORDER BY line LIMIT ?';
+const readStagedSql = `SELECT line, record_id, project_id, schema_key, timestamp, payload FROM audit_staging WHERE import_id = ? AND line > ? ORDER BY line LIMIT ${boundLimit}`;
 
 const withDefaultProject = (raw: unknown, defaultProjectId: string | undefined): unknown =>
   defaultProjectId !== undefined && typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('project_id' in raw)

@@ -5,6 +5,7 @@ import { evidenceRow, rowToRecord } from './store.ts';
 import { timeFilter } from './evidence-rows.ts';
 import { schemaKeys } from './types.ts';
 import type { EvidenceRecord, SchemaKey } from './types.ts';
+import { boundLimit } from '../store/sql-text.ts';
 
 export type EvidenceQuery = {
   projectId: string;
@@ -40,7 +41,7 @@ export const queryEvidence = async (app: App, q: EvidenceQuery): Promise<Evidenc
   const snapshot = await app.database.snapshot();
   try {
     // One extra row tells whether another page exists without a second query.
-    const pageSql = `SELECT ${recordColumns} FROM audit_records WHERE ${filter} AND seq > ? ORDER BY seq LIMIT ? OFFSET ?`;
+    const pageSql = `SELECT ${recordColumns} FROM audit_records WHERE ${filter} AND seq > ? ORDER BY seq LIMIT ${boundLimit} OFFSET ?`;
     const rows = await snapshot.all(evidenceRow, pageSql, [...params, q.cursor ?? 0, q.limit + 1, offset]);
     const records = rows.slice(0, q.limit).map(rowToRecord);
     const total = (await snapshot.one(countRow, `SELECT count(*) AS n FROM audit_records WHERE ${filter}`, params))?.n ?? 0;

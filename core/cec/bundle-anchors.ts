@@ -4,6 +4,7 @@ import { firstAnchorAfter, listAnchors } from '../audit/anchors/store.ts';
 import { type AnchorsFile, maxBridgeLinks, statementDescription } from './anchors-file.ts';
 import type { ChainLink } from './chain-link.ts';
 import type { SegmentResult } from './segment-pass.ts';
+import { boundLimit } from '../store/sql-text.ts';
 
 const linkRow = z.object({ seq: z.number().int(), hash: z.string(), prev_hash: z.string() });
 
@@ -22,7 +23,7 @@ export const bundleAnchors = async (app: App, projectId: string, segment: Segmen
   // The bridge's links only (seq, hashes), read from the evidence chain's table: no payloads.
   const bridge: ChainLink[] = await app.database.all(
     linkRow,
-    'SELECT seq, hash, prev_hash FROM audit_records WHERE project_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
+    `SELECT seq, hash, prev_hash FROM audit_records WHERE project_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ${boundLimit}`,
     [projectId, segment.last_seq, after.seq, maxBridgeLinks],
   );
   file.anchors.push(after);

@@ -9,6 +9,7 @@ import type { StoredObject } from './storage/s3-bundles.ts';
 import { jsonColumn } from './json-column.ts';
 import { s3Url } from './storage/s3-config.ts';
 import type { BundleResult, DateRange } from './types.ts';
+import { boundLimit } from '../store/sql-text.ts';
 
 /** How long a download URL lives: 24 h by default (spec section 8), the bundleUrlValidityHours setting. */
 export const downloadValidityMs = (app: App): number => app.settings.get().bundleUrlValidityHours * 60 * 60 * 1000;
@@ -138,7 +139,7 @@ export const listEntries = async (
   const filter = options.projectId === undefined ? [] : [options.projectId];
   const rows = await app.database.all(
     bundleRow,
-    `SELECT ${columns} FROM cec_bundles ${where} ORDER BY generated_at DESC, bundle_id DESC LIMIT ? OFFSET ?`,
+    `SELECT ${columns} FROM cec_bundles ${where} ORDER BY generated_at DESC, bundle_id DESC LIMIT ${boundLimit} OFFSET ?`,
     [...filter, options.limit, options.offset],
   );
   const count = await app.database.one(countRow, `SELECT COUNT(*) AS n, MAX(generated_at) AS last FROM cec_bundles ${where}`, filter);

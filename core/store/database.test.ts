@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { databasePerTest, testBackends } from '../test-support/backends.ts';
 import type { Database, Queryable, TransactionOptions } from './database.ts';
 import { CommittedNotSynced } from './database.ts';
+import { boundLimit } from './sql-text.ts';
 
 const head = z.object({ head_seq: z.number().int(), head_hash: z.string() });
 const record = z.object({ seq: z.number().int(), record_id: z.string(), prev_hash: z.string(), hash: z.string() });
@@ -63,6 +64,20 @@ describe.each(testBackends)('Database on $name', (backend) => {
     expect(await db.all(z.object({ key: z.string() }), 'DELETE FROM settings WHERE value = ? RETURNING key', ['2'])).toEqual([
       { key: 'a' },
     ]);
+  });
+
+  it('a bound LIMIT (boundLimit) limits, with and without OFFSET, and a negative one is no limit on SQLite only', async () => {
+    const db = t().database;
+    await db.run('INSERT INTO settings (key, value) VALUES (?, ?), (?, ?), (?, ?)', ['a', '1', 'b', '2', 'c', '3']);
+    const keys = z.object({ key: z.string() });
+    const page = (limit: number, offset: number) =>
+      db.all(keys, `SELECT key FROM settings ORDER BY key LIMIT ${boundLimit} OFFSET ?`, [limit, offset]);
+    expect(await page(2, 0)).toEqual([{ key: 'a' }, { key: 'b' }]);
+    expect(await page(2, 2)).toEqual([{ key: 'c' }]);
+    expect(await db.all(keys, `SELECT key FROM settings WHERE key > ? ORDER BY key LIMIT ${boundLimit}`, ['a', 1])).toEqual([{ key: 'b' }]);
+    // Both back ends keep their own meaning of a negative LIMIT, as a bare placeholder had it.
+    if (backend.name === 'sqlite') expect(await page(-1, 1)).toHaveLength(2);
+    else await expect(page(-1, 1)).rejects.toThrow(/negative/i);
   });
 
   it('a row that does not match its schema is an error, not a cast', async () => {
@@ -298,3 +313,13 @@ describe.each(testBackends.filter((b) => b.name === 'sqlite'))(
     });
   },
 );
+
+describe('SQL in the core', () => {
+  it('never binds a bare LIMIT ? (SQLite prepares such a statement again on every run): it uses boundLimit', () => {
+    const core = new URL('../', import.meta.url);
+    const bare = readdirSync(core, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+      .filter((file) => /\bLIMIT\s+\(?\s*\?/.test(readFileSync(new URL(file, core), 'utf8').replace(/^\s*(\/\/|\*).*$/gm, '')));
+    expect(bare).toEqual([]);
+  });
+});

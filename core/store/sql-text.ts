@@ -36,6 +36,14 @@ const translate = (sql: string): string => {
   return out;
 };
 
+/**
+ * A bound row limit: write `LIMIT ${boundLimit}`, never `LIMIT ?`. SQLite's planner reads a bare `?` LIMIT's value,
+ * so binding it marks the statement expired and every run prepares it again: a keyset page query was parsed and
+ * planned once per page (docs/decisions.md, "Bound LIMITs"). A cast is an expression the planner leaves alone.
+ * BIGINT: SQLite's limits are 64-bit, and PostgreSQL's LIMIT takes one.
+ */
+export const boundLimit = 'CAST(? AS BIGINT)';
+
 /** `sql` with each `?` placeholder numbered for PostgreSQL. */
 export const numberedPlaceholders = (sql: string): string => {
   let numbered = cache.get(sql);

@@ -5,6 +5,7 @@ import { createTimestamp } from '../../cec/timestamp/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Queryable } from '../../store/database.ts';
 import { type Anchor, type AnchorKind, anchorImprint, anchorSchema, checkpointPayload } from './statement.ts';
+import { boundLimit } from '../../store/sql-text.ts';
 
 const columns = 'project_id, seq, head_hash, kind, token, created_at';
 
@@ -93,7 +94,7 @@ export const listAnchors = (
 ): Promise<Anchor[]> =>
   app.database.all(
     anchorSchema,
-    `SELECT ${columns} FROM audit_anchors WHERE project_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ?`,
+    `SELECT ${columns} FROM audit_anchors WHERE project_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ${boundLimit}`,
     [projectId, fromSeq, toSeq, limit],
   );
 

@@ -4,6 +4,7 @@ import { SFCECExportError } from '../../errors.ts';
 import type { Dialect } from '../../store/database.ts';
 import { jsonColumn } from '../json-column.ts';
 import { type DPADocument, type DPASummary, dpaDocumentSchema, dpaSummarySchema } from './types.ts';
+import { boundLimit } from '../../store/sql-text.ts';
 
 const documentRow = z.object({ document_json: jsonColumn(dpaDocumentSchema) });
 
@@ -37,7 +38,7 @@ export const listDpas = async (app: App, query: { projectId?: string; limit?: nu
             ${partyName(dialect, 'controller_details')} AS controller_name,
             ${partyName(dialect, 'processor_details')} AS processor_name
      FROM dpa_documents WHERE (CAST(? AS TEXT) IS NULL OR project_id = ?)
-     ORDER BY generated_at DESC, document_id DESC LIMIT ?`,
+     ORDER BY generated_at DESC, document_id DESC LIMIT ${boundLimit}`,
     [query.projectId ?? null, query.projectId ?? null, query.limit ?? 100],
   );
 };

@@ -12,6 +12,7 @@ import { applyPatch, parsePatchRequest } from './patch.ts';
 import type { ListQuery, ResourcePage } from './types.ts';
 import { type GroupRef, type UserRow, userRowSchema, userToWire } from './wire.ts';
 import { checkIfMatch, forUpdate, uniqueUserName, writeTransaction } from './write.ts';
+import { boundLimit } from '../../store/sql-text.ts';
 
 /** userName is caseExact false (RFC 7643 4.1.1): its key folds case, and the UNIQUE index on it enforces that. */
 export const userNameKey = (userName: string): string => userName.toLowerCase();
@@ -196,7 +197,7 @@ export const listUsers = async (app: App, query: ListQuery, baseUrl: string): Pr
       db.one(countRow, 'SELECT COUNT(*) AS n FROM scim_users'),
       db.all(
         userRowSchema,
-        `SELECT ${userColumns} FROM scim_users WHERE uid IN (SELECT uid FROM scim_users ORDER BY uid LIMIT ? OFFSET ?) ORDER BY uid`,
+        `SELECT ${userColumns} FROM scim_users WHERE uid IN (SELECT uid FROM scim_users ORDER BY uid LIMIT ${boundLimit} OFFSET ?) ORDER BY uid`,
         [count, startIndex - 1],
       ),
     ]);

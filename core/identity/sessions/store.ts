@@ -2,6 +2,7 @@ import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { AppError } from '../../errors.ts';
+import { boundLimit } from '../../store/sql-text.ts';
 
 /** A workbench session as the admin screen shows it (never the token). */
 export type WorkbenchSession = {
@@ -91,11 +92,12 @@ export const listWorkbenchSessions = async (
 ): Promise<WorkbenchSession[]> => {
   const now = app.now();
   const rows = options.includeInactive
-    ? await app.database.all(sessionRow, `${selectSessions} ORDER BY id DESC LIMIT ?`, [options.limit])
-    : await app.database.all(sessionRow, `${selectSessions} WHERE revoked_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT ?`, [
-        now.toISOString(),
-        options.limit,
-      ]);
+    ? await app.database.all(sessionRow, `${selectSessions} ORDER BY id DESC LIMIT ${boundLimit}`, [options.limit])
+    : await app.database.all(
+        sessionRow,
+        `${selectSessions} WHERE revoked_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT ${boundLimit}`,
+        [now.toISOString(), options.limit],
+      );
   return rows.map((row) => ({ ...row, status: statusOf(row, now) }));
 };
 

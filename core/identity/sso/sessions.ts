@@ -4,6 +4,7 @@ import { describeZodError, SFIdentityError } from '../../errors.ts';
 import type { Queryable } from '../../store/database.ts';
 import { registerOriginLiveness } from '../sessions/store.ts';
 import { newId } from '../scim/ids.ts';
+import { boundLimit } from '../../store/sql-text.ts';
 
 /** Spec 2.5 SSOSession. */
 export type SSOSession = {
@@ -149,10 +150,10 @@ export const listSessions = async (app: App, query: SessionListQuery = {}): Prom
   const limit = Math.min(Math.max(query.limit ?? 500, 1), 5000);
   const rows =
     query.includeInactive === true
-      ? await app.database.all(rowSchema, `SELECT ${rowColumns} FROM sso_sessions ORDER BY session_id DESC LIMIT ?`, [limit])
+      ? await app.database.all(rowSchema, `SELECT ${rowColumns} FROM sso_sessions ORDER BY session_id DESC LIMIT ${boundLimit}`, [limit])
       : await app.database.all(
           rowSchema,
-          `SELECT ${rowColumns} FROM sso_sessions WHERE revoked = 0 AND expires_at > ? ORDER BY session_id DESC LIMIT ?`,
+          `SELECT ${rowColumns} FROM sso_sessions WHERE revoked = 0 AND expires_at > ? ORDER BY session_id DESC LIMIT ${boundLimit}`,
           [app.now().toISOString(), limit],
         );
   return rows.map(toSession);

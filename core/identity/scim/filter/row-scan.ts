@@ -5,6 +5,7 @@ import { foldFor } from './attr-index.ts';
 import { booleanText, type Cond, type LeafTest, orderTest, textTest } from './leaf-sql.ts';
 import type { AttrPath, FilterNode } from './parser.ts';
 import { jsonList, listRow, uidIn } from './sql-lists.ts';
+import { boundLimit } from '../../../store/sql-text.ts';
 
 /**
  * A filter's whole condition as one SQL predicate over rows holding one column per attribute: the element rows
@@ -147,7 +148,7 @@ export const scanRows = (table: string, scope: readonly LeafTest[], condition: C
             : db.one(countRow, `SELECT COUNT(uid) AS n ${rows.text}`, rows.params).then((row) => row?.n ?? 0)),
         readList(
           db,
-          `SELECT ${jsonList(db.dialect, 'uid')} AS list FROM (SELECT ${unique}uid ${rows.text} ORDER BY uid LIMIT ? OFFSET ?) AS page`,
+          `SELECT ${jsonList(db.dialect, 'uid')} AS list FROM (SELECT ${unique}uid ${rows.text} ORDER BY uid LIMIT ${boundLimit} OFFSET ?) AS page`,
           [...rows.params, take, skip],
         ),
       ]);
