@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { App } from '../app.ts';
 import type { ErrorCode } from '../errors.ts';
-import type { Logger } from '../log.ts';
 
 /** Tiers in increasing power; `public` needs no credential at all (health routes only). */
 export const tiers = ['public', 'free', 'api', 'admin'] as const;
@@ -21,7 +20,6 @@ export type Actor = {
 export type OpContext = {
   readonly app: App;
   readonly actor: Actor;
-  readonly log: Logger;
   readonly signal: AbortSignal;
   /** Reports progress of a long operation to whoever started it (IPC event or server-sent event). */
   readonly progress: (done: number, total: number | null, message?: string) => void;

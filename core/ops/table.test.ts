@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { createApp } from '../app.ts';
@@ -46,6 +48,32 @@ describe('types derived from the table', () => {
       expect(status).toHaveProperty('version');
       // @ts-expect-error bundle_id must be a string: the type refuses it, and so does the schema
       await expect(invokeOp('cec.getBundle', { bundle_id: 1 }, call)).rejects.toMatchObject({ code: 'VALIDATION' });
+    } finally {
+      app.close();
+    }
+  });
+});
+
+describe('the op log line', () => {
+  it('is one line per call with the op, request id, actor, duration and outcome, and never the input', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    });
+    const app = createApp({ dataDir: ':memory:', log: pino({ level: 'info' }, sink) });
+    try {
+      const call: CallContext = { app, actor: { kind: 'local', id: 'officer', tier: 'admin', scopes: [] }, requestId: 'req-7' };
+      await invokeOp('pii.scan', { text: 'Mail maria.gonzalez@example.com today' }, call);
+      await expect(invokeOp('cec.getBundle', { bundle_id: 'missing' }, call)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      const ops = lines.filter((line) => line.msg === 'op');
+      expect(ops).toEqual([
+        expect.objectContaining({ level: 30, op: 'pii.scan', requestId: 'req-7', actor: 'officer', outcome: 'ok', ms: expect.any(Number) }),
+        expect.objectContaining({ level: 30, op: 'cec.getBundle', requestId: 'req-7', actor: 'officer', outcome: 'NOT_FOUND' }),
+      ]);
+      expect(JSON.stringify(lines)).not.toContain('maria.gonzalez');
     } finally {
       app.close();
     }
