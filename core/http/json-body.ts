@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { maxJsonDepth } from '../audit/json-depth.ts';
 import { AppError } from '../errors.ts';
 
-/** Deeper JSON than this is refused before parsing: no legitimate request nests so deep, and parsers recurse. */
-export const maxJsonDepth = 64;
+/**
+ * Deeper bodies are refused before parsing (parsers recurse). Deep enough for the deepest evidence payload the
+ * store accepts (maxJsonDepth) inside audit.append's envelope, `{"records": [{"payload": ...}]}`: three levels.
+ */
+export const maxBodyDepth = maxJsonDepth + 3;
 
 /** Counts nesting outside strings in one linear pass; returns false as soon as the limit is passed. */
 export const jsonDepthWithin = (text: string, limit: number): boolean => {
@@ -34,7 +38,7 @@ export const registerJsonParser = (fastify: FastifyInstance): void => {
   fastify.addContentTypeParser(['application/json', 'application/scim+json'], { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
-    if (!jsonDepthWithin(text, maxJsonDepth)) return done(syntaxError(`JSON nested deeper than ${maxJsonDepth} levels`), undefined);
+    if (!jsonDepthWithin(text, maxBodyDepth)) return done(syntaxError(`JSON nested deeper than ${maxBodyDepth} levels`), undefined);
     try {
       done(
         null,

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exampleEvidence } from '../audit/examples.ts';
+import { maxJsonDepth } from '../audit/json-depth.ts';
 import { createApiKey, revokeApiKey } from '../identity/api-keys/service.ts';
 import { issueLoginLink } from '../identity/login-links/store.ts';
 import { appPerTest, testBackends } from '../test-support/backends.ts';
@@ -115,6 +117,28 @@ describe.each(testBackends)('the HTTP server on $name', (backend) => {
       });
       expect(response.statusCode).toBe(400);
       expect(response.json().error.message).toContain('nested');
+    });
+
+    it('takes over HTTP the deepest evidence payload the store takes, and refuses one level more', async () => {
+      // A payload of `depth` levels: the record's own object, then its free-form `extra` nested the rest of the way.
+      const append = (depth: number) => {
+        let extra: Record<string, unknown> = { leaf: 1 };
+        for (let level = 2; level < depth; level++) extra = { d: extra };
+        const record = exampleEvidence(0, 'deep');
+        return t.server.inject({
+          method: 'POST',
+          url: '/api/ops/audit.append',
+          headers: { ...t.auth(), 'content-type': 'application/json' },
+          payload: JSON.stringify({ records: [{ ...record, payload: { ...record.payload, extra } }] }),
+        });
+      };
+      const deepest = await append(maxJsonDepth);
+      expect(deepest.statusCode).toBe(200);
+      expect(deepest.json()).toMatchObject({ ok: true });
+      const deeper = await append(maxJsonDepth + 1);
+      expect(deeper.statusCode).toBe(400);
+      // Refused by the body parser (its limit is the store's plus the envelope), before any record is read.
+      expect(deeper.json().error.message).toMatch(/nested deeper than \d+ levels/);
     });
 
     it('answers a body over 1 MiB with 413 request_too_large', async () => {
