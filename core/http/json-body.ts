@@ -10,6 +10,9 @@ export const maxBodyDepth = maxJsonDepth + 3;
 
 /** Counts nesting outside strings in one linear pass; returns false as soon as the limit is passed. */
 export const jsonDepthWithin = (text: string, limit: number): boolean => {
+  // Depth never exceeds the number of opening brackets (in strings or not), which indexOf counts at memchr
+  // speed: the character loop below cost a 1 KB scan request four times its JSON.parse.
+  if (bracketsAtMost(text, limit)) return true;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -25,27 +28,48 @@ export const jsonDepthWithin = (text: string, limit: number): boolean => {
   return true;
 };
 
+/** Whether `text` holds at most `limit` opening brackets (`{` and `[`) in all. */
+const bracketsAtMost = (text: string, limit: number): boolean => {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1)) if (++count > limit) return false;
+  }
+  return true;
+};
+
 /** A body the parser refused; SCIM routes render it with `scimType: invalidSyntax`, others ignore that detail. */
 const syntaxError = (message: string): AppError => new AppError('VALIDATION', message, { detail: { scimType: 'invalidSyntax' } });
 
+const dropProto = (key: string, value: unknown): unknown => (key === '__proto__' ? undefined : value);
+
 /**
- * JSON bodies (`application/json`, and `application/scim+json` for SCIM): an empty body is "no input" (so a
- * missing field is reported as missing, not as bad JSON); malformed or too deeply nested JSON is a 400 with a
- * clear message; `__proto__` keys are dropped by the reviver. Runs only after the pipeline let the request in.
+ * A JSON body's value: undefined for an empty body (so a missing field is reported as missing, not as bad JSON);
+ * malformed or too deeply nested JSON is a 400 with a clear message; `__proto__` keys are dropped. JSON can only
+ * spell that key literally or with a `\u` escape, so a text with neither skips the reviver, which halves the
+ * parse.
+ */
+export const parseJsonBody = (text: string): unknown => {
+  if (text.trim() === '') return undefined;
+  if (!jsonDepthWithin(text, maxBodyDepth)) throw syntaxError(`JSON nested deeper than ${maxBodyDepth} levels`);
+  const mayHoldProto = text.includes('__proto__') || text.includes('\\u');
+  try {
+    return mayHoldProto ? JSON.parse(text, dropProto) : JSON.parse(text);
+  } catch {
+    throw syntaxError('Malformed JSON body');
+  }
+};
+
+/**
+ * JSON bodies (`application/json`, and `application/scim+json` for SCIM), parsed by parseJsonBody. Runs only
+ * after the pipeline let the request in.
  */
 export const registerJsonParser = (fastify: FastifyInstance): void => {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser(['application/json', 'application/scim+json'], { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
-    if (!jsonDepthWithin(text, maxBodyDepth)) return done(syntaxError(`JSON nested deeper than ${maxBodyDepth} levels`), undefined);
     try {
-      done(
-        null,
-        JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)),
-      );
-    } catch {
-      done(syntaxError('Malformed JSON body'), undefined);
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
 };
