@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { maxBodyDepth } from '../http/json-body.ts';
 import { createTestServer } from '../http/test-support.ts';
 import { dispatch } from '../ops/dispatch.ts';
 import { appPerTest, testBackends } from '../test-support/backends.ts';
@@ -41,7 +42,8 @@ describe.each(testBackends)('JSON nesting limit (64) on every ingest path on $na
         payload: `[${deepRecord()}]`,
       });
       expect(json.statusCode).toBe(400);
-      expect(json.body).toMatch(/nested deeper than 64 levels/);
+      // A JSON body is refused by the body parser, whose limit leaves room for the envelope around a payload.
+      expect(json.body).toContain(`JSON nested deeper than ${maxBodyDepth} levels`);
       const ndjson = await server.server.inject({
         method: 'POST',
         url: '/v1/audit/records',
