@@ -21,7 +21,7 @@ import { createApiKey } from '../core/identity/api-keys/service.ts';
 import { startPiiWorkers } from '../core/pii/pool/scanner.ts';
 import { DEFAULT_EN_PATTERN_ENTITIES } from '../core/pii/registry.ts';
 import { recordFigure } from './report.ts';
-import { inTurns, type LoadResult, load, printRow, ratio, startBenchServer, verdict } from './support.ts';
+import { inTurns, type LoadResult, load, peakRssMb, printRow, ratio, startBenchServer, verdict } from './support.ts';
 
 const seconds = Number(process.env.PII_HTTP_SECONDS ?? 5);
 const connections = Number(process.env.PII_HTTP_CONNECTIONS ?? 50);
@@ -89,6 +89,9 @@ await withServer({}, async (origin, headers) => {
   const [trivialResult, smallResult] = (await inTurns([trivialFor(seconds / 2), smallFor(seconds / 2)], 2)) as [LoadResult, LoadResult];
   const trivial = show('GET /bench/trivial (baseline)', trivialResult);
   const small = show('POST /v1/scan/pii 1 KB, names', smallResult);
+  // The whole process: server, scan workers, evidence writer and autocannon's client.
+  const rss = peakRssMb();
+  printRow('  peak RSS so far (server, workers and client)', `${rss.toFixed(0)} MB`);
   const patterns = show(
     'POST /v1/scan/pii 1 KB, no NER',
     await scanLoad(origin, headers, { text: textOf(1024), entities: DEFAULT_EN_PATTERN_ENTITIES }),
@@ -104,7 +107,7 @@ await withServer({}, async (origin, headers) => {
     measured:
       `POST /v1/scan/pii 1 KB with names, ${connections} connections, scan workers: ${small.requestsPerSecond.toFixed(0)} req/s ` +
       `vs trivial route ${trivial.requestsPerSecond.toFixed(0)} req/s (p99 ${trivial.p99Ms} ms)`,
-    ratio: `${ratio(small.requestsPerSecond, trivial.requestsPerSecond)}, p99 ${small.p99Ms} ms`,
+    ratio: `${ratio(small.requestsPerSecond, trivial.requestsPerSecond)}, p99 ${small.p99Ms} ms, peak RSS ${rss.toFixed(0)} MB`,
     aim: '>= 0.3x',
     met: aim >= 0.3,
   });

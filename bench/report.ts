@@ -1,5 +1,5 @@
 // How benches print: light on purpose (no server imports), so a bench child's peak RSS is the work's own.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
 export const printRow = (label: string, value: string): void => console.log(`${label.padEnd(48)} ${value}`);
@@ -34,17 +34,39 @@ export const recordFigure = (figure: Figure): void => {
   appendFileSync(file, `${JSON.stringify(recorded)}\n`);
 };
 
+/** Peak RSS (VmHWM) of a process so far in MB, from /proc (Linux); undefined elsewhere, or once it is gone. */
+export const peakRssOfMb = (pid: number | 'self'): number | undefined => {
+  try {
+    const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return hwm?.[1] === undefined ? undefined : Number(hwm[1]) / 1024;
+  } catch {
+    return undefined;
+  }
+};
+
 /**
  * Peak resident set size of this process so far, in MB. On Linux from /proc/self/status VmHWM: getrusage's
  * maxRSS survives exec, so a child spawned by a big parent would report the parent's peak (a bench child
  * inherited ~300 MB that way). Elsewhere getrusage.
  */
-export const peakRssMb = (): number => {
+export const peakRssMb = (): number => peakRssOfMb('self') ?? process.resourceUsage().maxRSS / 1024;
+
+/**
+ * Starts a new peak for peakRssMb, so that a bench measuring two sizes in one process reports each size's own
+ * peak rather than the largest so far. On Linux, writing 5 to /proc/self/clear_refs sets VmHWM to the resident
+ * size of the moment, which is returned (MB): memory the process still holds from an earlier size counts from
+ * there, so a bench prints it beside the peak. Undefined where that is not possible (not Linux): peakRssMb then
+ * keeps the process's peak so far.
+ */
+export const resetPeakRss = (): number | undefined => {
   try {
-    const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (hwm?.[1] !== undefined) return Number(hwm[1]) / 1024;
+    writeFileSync('/proc/self/clear_refs', '5');
   } catch {
-    // not Linux
+    return undefined;
   }
-  return process.resourceUsage().maxRSS / 1024;
+  return peakRssMb();
 };
+
+/** `peak RSS N MB`, with the resident size at the reset when there was one (`resetPeakRss`). */
+export const peakRssSince = (start: number | undefined): string =>
+  `peak RSS ${peakRssMb().toFixed(0)} MB${start === undefined ? '' : ` (${start.toFixed(0)} MB at its start)`}`;

@@ -10,7 +10,7 @@
 //   npm run bench -- pii                  # the benches whose file name contains `pii`
 //
 // Sizes: BENCH_INGEST_RECORDS (100000,1000000), BENCH_BUILD_RECORDS (50000,1000000), BENCH_VERIFY_RECORDS
-// (50000,1000000), BENCH_SCIM_USERS (100000), BENCH_SECONDS (5, HTTP load per route), BENCH_RUNS (7, processes per
+// (50000,1000000), BENCH_SCIM_USERS (10000,100000), BENCH_SECONDS (5, HTTP load per route), BENCH_RUNS (7, processes per
 // start-up figure). A bench's own variables (BENCH_RECORDS, BENCH_SIZES...) apply when it is run alone.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,7 +40,7 @@ const envOf: Readonly<Record<TableBench, NodeJS.ProcessEnv>> = {
   'pii-http': { PII_HTTP_SECONDS: process.env.BENCH_SECONDS ?? (quick ? '2' : '5') },
   'cli-startup': { BENCH_RUNS: process.env.BENCH_RUNS ?? (quick ? '3' : '7') },
   scim: {
-    SCIM_BENCH_USERS: sized('BENCH_SCIM_USERS', '100000', '20000'),
+    SCIM_BENCH_USERS: sized('BENCH_SCIM_USERS', '10000,100000', '2000,20000'),
     BENCH_SECONDS: process.env.BENCH_SECONDS ?? (quick ? '1' : '3'),
   },
 };

@@ -1,4 +1,5 @@
-// SCIM over real HTTP (loopback listener, the lead's buildServer) with SCIM_BENCH_USERS users (default 100,000):
+// SCIM over real HTTP (loopback listener, the lead's buildServer) at each of SCIM_BENCH_USERS sizes (default 10,000
+// and 100,000 users, so the growth shows; each size on a database of its own):
 // `filter=userName eq "..."` (index fast path), a 100-item page, a PATCH, and an unindexed filter (full scan),
 // each against a trivial route on the same server in the same run. One connection, so p50 is a request's
 // latency rather than queueing (measured per request, node:http keep-alive). `BENCH_SECONDS` sets each phase's
@@ -17,17 +18,22 @@ import { postgresMigrations } from '../core/migrations.ts';
 import { migratePostgres } from '../core/store/postgres-migrate.ts';
 import { connectPostgres, postgresDatabase } from '../core/store/postgres-database.ts';
 import { postgresBinDir, sharedServer, stopSharedServer } from '../core/test-support/postgres-server.ts';
-import { recordFigure } from './report.ts';
+import { peakRssSince, recordFigure, resetPeakRss } from './report.ts';
 import { seedUsers } from './scim-seed.ts';
 import { printRow, ratio, startBenchServer } from './support.ts';
 
-const users = Number(process.env.SCIM_BENCH_USERS ?? 100_000);
+const sizes = (process.env.SCIM_BENCH_USERS ?? '10000,100000').split(',').map(Number);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 
 type Phase = { rps: number; p50: number; p99: number; errors: number };
 
-/** Seeds `app`, serves it on loopback and measures every phase against the same server's bare route. */
-const measure = async (label: string, app: App): Promise<void> => {
+/**
+ * Seeds `app` with `users` users, serves it on loopback and measures every phase against the same server's bare
+ * route. Peak RSS is this process's from the seed on (on SQLite the in-memory database is part of it; a
+ * PostgreSQL server's is not).
+ */
+const measure = async (label: string, app: App, users: number): Promise<void> => {
+  const startRss = resetPeakRss();
   const seedStarted = performance.now();
   const sampleId = await seedUsers(app, users);
   if (app.database.dialect === 'postgres')
@@ -121,11 +127,13 @@ const measure = async (label: string, app: App): Promise<void> => {
   printRow('ratio PATCH / baseline (throughput)', ratio(patch.rps, bare.rps));
   printRow('userName filter p50 target <= 2 ms', byUserName.p50 <= 2 ? `met (${byUserName.p50} ms)` : `MISSED (${byUserName.p50} ms)`);
   const slowest = filterResults.reduce((worst, entry) => (entry[1].p50 > worst[1].p50 ? entry : worst));
+  const rss = peakRssSince(startRss);
+  printRow('bench process (seed and phases)', rss);
   printRow('any filter p50 target <= 50 ms (slowest)', `${slowest[1].p50 <= 50 ? 'met' : 'MISSED'} (${slowest[0]}: ${slowest[1].p50} ms)`);
   recordFigure({
     bench: 'scim',
     measured: `${label}: slowest filter (${slowest[0]}), ${users.toLocaleString('en-US')} users: p50 ${slowest[1].p50} ms vs trivial route p50 ${bare.p50} ms`,
-    ratio: ratio(slowest[1].p50, bare.p50),
+    ratio: `${ratio(slowest[1].p50, bare.p50)}, ${rss}`,
     aim: 'p50 <= 50 ms',
     met: slowest[1].p50 <= 50,
   });
@@ -137,9 +145,11 @@ const measure = async (label: string, app: App): Promise<void> => {
 
 if (process.env.SCIM_BENCH_SQLITE === '0') console.log('\nSQLite: skipped (SCIM_BENCH_SQLITE=0)');
 else {
-  const sqliteApp = createApp({ dataDir: ':memory:', env: {} });
-  await measure('SQLite (in memory)', sqliteApp);
-  await sqliteApp.close();
+  for (const users of sizes) {
+    const sqliteApp = createApp({ dataDir: ':memory:', env: {} });
+    await measure('SQLite (in memory)', sqliteApp, users);
+    await sqliteApp.close();
+  }
 }
 
 // The same phases on PostgreSQL (a throw-away local server, as the tests start), skipped with the reason otherwise.
@@ -150,12 +160,19 @@ else {
   try {
     const started = await sharedServer(dir);
     if ('error' in started) throw new Error(started.error);
-    const pool = await connectPostgres(started.url, { source: 'bench', max: 4 });
-    await migratePostgres(pool, postgresMigrations());
-    const app = await openDatabaseApp({ dataDir: ':memory:', env: {} }, postgresDatabase(pool), { closeDatabase: false });
-    await measure('PostgreSQL (loopback)', app);
-    await app.close();
-    await pool.end();
+    const admin = await connectPostgres(started.url, { source: 'bench server', max: 1 });
+    for (const users of sizes) {
+      const url = new URL(started.url);
+      url.pathname = `/bench_scim_${users}`;
+      await admin.query(`CREATE DATABASE bench_scim_${users}`);
+      const pool = await connectPostgres(url.toString(), { source: 'bench', max: 4 });
+      await migratePostgres(pool, postgresMigrations());
+      const app = await openDatabaseApp({ dataDir: ':memory:', env: {} }, postgresDatabase(pool), { closeDatabase: false });
+      await measure('PostgreSQL (loopback)', app, users);
+      await app.close();
+      await pool.end();
+    }
+    await admin.end();
   } finally {
     await stopSharedServer(dir);
     rmSync(dir, { recursive: true, force: true });
