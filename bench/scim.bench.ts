@@ -8,6 +8,7 @@
 // bulk load (statistics for the planner, the visibility map for index-only scans, the trigram index's pending
 // list merged); the bench measures a settled database, not the minute after 100k inserts (docs/decisions.md,
 // "SCIM filters on PostgreSQL (issue 12)").
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -23,14 +24,16 @@ import { seedUsers } from './scim-seed.ts';
 import { printRow, ratio, startBenchServer } from './support.ts';
 
 const sizes = (process.env.SCIM_BENCH_USERS ?? '10000,100000').split(',').map(Number);
+// Each size names a PostgreSQL database (bench_scim_<users>).
+if (!sizes.every((users) => Number.isSafeInteger(users) && users > 0)) throw new Error('SCIM_BENCH_USERS: comma-separated user counts');
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 
 type Phase = { rps: number; p50: number; p99: number; errors: number };
 
 /**
  * Seeds `app` with `users` users, serves it on loopback and measures every phase against the same server's bare
- * route. Peak RSS is this process's from the seed on (on SQLite the in-memory database is part of it; a
- * PostgreSQL server's is not).
+ * route. Peak RSS is this process's (server and client) from the seed on, printed with what it held before (on
+ * SQLite the in-memory database is part of it; the PostgreSQL server's memory is not).
  */
 const measure = async (label: string, app: App, users: number): Promise<void> => {
   const startRss = resetPeakRss();
@@ -143,38 +146,62 @@ const measure = async (label: string, app: App, users: number): Promise<void> =>
   await server.close();
 };
 
-if (process.env.SCIM_BENCH_SQLITE === '0') console.log('\nSQLite: skipped (SCIM_BENCH_SQLITE=0)');
-else {
-  for (const users of sizes) {
-    const sqliteApp = createApp({ dataDir: ':memory:', env: {} });
-    await measure('SQLite (in memory)', sqliteApp, users);
-    await sqliteApp.close();
+/**
+ * One back end at one size, in this process: `--one sqlite <users>`, or `--one postgres <users>` with the server's
+ * URL in SCIM_BENCH_SERVER_URL (not on the command line, which `ps` shows: it carries the password).
+ */
+const measureOne = async ([backend, usersText]: string[]): Promise<void> => {
+  const users = Number(usersText);
+  if (backend === 'sqlite') {
+    const app = createApp({ dataDir: ':memory:', env: {} });
+    await measure('SQLite (in memory)', app, users);
+    await app.close();
+    return;
   }
-}
+  const serverUrl = process.env.SCIM_BENCH_SERVER_URL as string;
+  const admin = await connectPostgres(serverUrl, { source: 'bench server', max: 1 });
+  const url = new URL(serverUrl);
+  url.pathname = `/bench_scim_${users}`;
+  await admin.query(`CREATE DATABASE bench_scim_${users}`);
+  await admin.end();
+  const pool = await connectPostgres(url.toString(), { source: 'bench', max: 4 });
+  await migratePostgres(pool, postgresMigrations());
+  const app = await openDatabaseApp({ dataDir: ':memory:', env: {} }, postgresDatabase(pool), { closeDatabase: false });
+  await measure('PostgreSQL (loopback)', app, users);
+  await app.close();
+  await pool.end();
+};
 
-// The same phases on PostgreSQL (a throw-away local server, as the tests start), skipped with the reason otherwise.
-if (process.env.SCIM_BENCH_POSTGRES === '0') console.log('\nPostgreSQL: skipped (SCIM_BENCH_POSTGRES=0)');
-else if (postgresBinDir() === undefined) console.log('\nPostgreSQL: skipped, no initdb/postgres on PATH or in /usr/lib/postgresql/*/bin');
+/**
+ * Each back end at each size in a process of its own, so that its peak RSS is its own: in one process the
+ * second size started from what the first left resident (an in-memory SQLite of 100k users, 550 MB).
+ */
+const measureInChild = (backend: 'sqlite' | 'postgres', users: number, serverUrl = ''): void => {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--one', backend, String(users)], {
+    stdio: 'inherit',
+    env: { ...process.env, SCIM_BENCH_SERVER_URL: serverUrl },
+  });
+  if (run.status !== 0) throw new Error(`scim bench (${backend}, ${users} users) failed with ${run.status}`);
+};
+
+const one = process.argv.indexOf('--one');
+if (one >= 0) await measureOne(process.argv.slice(one + 1));
 else {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-scim-bench-'));
-  try {
-    const started = await sharedServer(dir);
-    if ('error' in started) throw new Error(started.error);
-    const admin = await connectPostgres(started.url, { source: 'bench server', max: 1 });
-    for (const users of sizes) {
-      const url = new URL(started.url);
-      url.pathname = `/bench_scim_${users}`;
-      await admin.query(`CREATE DATABASE bench_scim_${users}`);
-      const pool = await connectPostgres(url.toString(), { source: 'bench', max: 4 });
-      await migratePostgres(pool, postgresMigrations());
-      const app = await openDatabaseApp({ dataDir: ':memory:', env: {} }, postgresDatabase(pool), { closeDatabase: false });
-      await measure('PostgreSQL (loopback)', app, users);
-      await app.close();
-      await pool.end();
+  if (process.env.SCIM_BENCH_SQLITE === '0') console.log('\nSQLite: skipped (SCIM_BENCH_SQLITE=0)');
+  else for (const users of sizes) measureInChild('sqlite', users);
+
+  // The same phases on PostgreSQL (a throw-away local server, as the tests start), skipped with the reason otherwise.
+  if (process.env.SCIM_BENCH_POSTGRES === '0') console.log('\nPostgreSQL: skipped (SCIM_BENCH_POSTGRES=0)');
+  else if (postgresBinDir() === undefined) console.log('\nPostgreSQL: skipped, no initdb/postgres on PATH or in /usr/lib/postgresql/*/bin');
+  else {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-scim-bench-'));
+    try {
+      const started = await sharedServer(dir);
+      if ('error' in started) throw new Error(started.error);
+      for (const users of sizes) measureInChild('postgres', users, started.url);
+    } finally {
+      await stopSharedServer(dir);
+      rmSync(dir, { recursive: true, force: true });
     }
-    await admin.end();
-  } finally {
-    await stopSharedServer(dir);
-    rmSync(dir, { recursive: true, force: true });
   }
 }
