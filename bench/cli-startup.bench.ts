@@ -8,8 +8,9 @@
  *
  * It first builds dist/ (`npm run build:cli`, what `npm ci` runs through `prepare`), so bin/svc.js runs the
  * prebuilt CLI, as an installed `npx svc` does. Every figure is the median of BENCH_RUNS real processes (wall
- * time measured here; peak RSS from GNU time, and for the servers from /proc when they first answer). Aims: --help <= 0.3 s; verify start-up <= 0.5 s and <= 100 MB;
- * serve answering <= 1 s (a fresh data dir each run: migrations and key generation included).
+ * time measured here; peak RSS from GNU time, and for the servers from /proc when they first answer). Aims:
+ * --help <= 0.3 s; verify start-up <= 0.5 s and <= 100 MB; serve answering <= 1 s (a fresh data dir each run:
+ * migrations and key generation included).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
