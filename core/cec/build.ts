@@ -11,7 +11,8 @@ import { bundleAnchors } from './bundle-anchors.ts';
 import { bundleFileName, pathInside } from './bundle-path.ts';
 import type { FrameworkId } from './clauses/index.ts';
 import { clauseMapForBuild } from './clauses/build-clause-map.ts';
-import { attestationKey } from './ed25519.ts';
+import { frameworkClauses } from './clauses/catalog.ts';
+import { type AttestationKey, attestationKey } from './ed25519.ts';
 import { HashingZip, single } from './hashing-zip.ts';
 import { manifestBytes, manifestVersion, recordsEntry, sha256, signManifest } from './manifest.ts';
 import { collectSegment } from './segment-pass.ts';
@@ -53,6 +54,18 @@ export type BuiltBundle = {
 export const defaultRecordsLevel = 1;
 const jsonLevel = 6;
 
+type TailInputs = { readonly key: AttestationKey; readonly timestampKind: 'stub' | 'rfc3161' };
+
+/**
+ * What the ZIP's last entries need that the pass does not: the attestation key, the timestamp kind (the first
+ * read of the settings parses them) and the frameworks' clause catalogs. Their first use costs ~20 ms of cold
+ * code; done while the segment worker starts, that time comes out of the single-threaded tail of the build.
+ */
+const tailInputs = async (app: App, frameworks: readonly FrameworkId[]): Promise<TailInputs> => {
+  for (const framework of frameworks) frameworkClauses(framework);
+  return { key: await attestationKey(app), timestampKind: app.settings.get().tsaUrl === '' ? 'stub' : 'rfc3161' };
+};
+
 /**
  * Writes a bundle ZIP. One pass over the chain segment (records to per-key temp files, witnesses, chain
  * verification), then the entries stream into the ZIP in order: folders, chain proof, clause map, VERIFY.md,
@@ -75,11 +88,11 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
   const query = { projectId: params.projectId, from, to };
   const enough = Number.isFinite(splitFrom) ? await countUpTo(app.database, query, Math.max(1, splitFrom)) : 0;
   let total = enough;
-  const key = await attestationKey(app);
   const hmacId = hmacKeyId(params.hmacKey);
   mkdirSync(workDir, { mode: 0o700 });
   mkdirSync(bundleDir, { mode: 0o700 });
   const clauseMap = clauseMapForBuild(app, { projectId: params.projectId, from, to, frameworks: params.frameworks });
+  let tail: TailInputs | undefined;
   try {
     const level = params.compressionLevel ?? defaultRecordsLevel;
     const segment = await collectSegment(app, params.projectId, params.range, workDir, level, {
@@ -87,11 +100,13 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
       splitFrom,
       beforePass: async () => {
         total = Object.values(await countEvidence(app.database, query)).reduce((a, b) => a + b, 0);
+        tail = await tailInputs(app, params.frameworks);
       },
       tally: clauseMap.tally,
       onProgress: (done, message) => params.onProgress?.(done, total, message),
     });
     const counts = segment.counts;
+    const { key, timestampKind: expectedKind } = tail ?? (await tailInputs(app, params.frameworks));
     const zip = new HashingZip(new Date(generatedAt));
     let manifestDigest: Buffer | null = null;
     let hmacManifest = '';
@@ -121,7 +136,6 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
       ),
       jsonLevel,
     );
-    const expectedKind = app.settings.get().tsaUrl === '' ? 'stub' : 'rfc3161';
     zip.add(
       'VERIFY.md',
       single(() => verifyMarkdown({ bundleId, projectId: params.projectId, from, to, timestampKind: expectedKind })),
