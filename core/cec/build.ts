@@ -92,7 +92,9 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
   mkdirSync(workDir, { mode: 0o700 });
   mkdirSync(bundleDir, { mode: 0o700 });
   const clauseMap = clauseMapForBuild(app, { projectId: params.projectId, from, to, frameworks: params.frameworks });
-  let tail: TailInputs | undefined;
+  // Prepared once, in beforePass, and read when the ZIP's tail is written.
+  let tail: Promise<TailInputs> | undefined;
+  const tailReady = (): Promise<TailInputs> => (tail ??= tailInputs(app, params.frameworks));
   try {
     const level = params.compressionLevel ?? defaultRecordsLevel;
     const segment = await collectSegment(app, params.projectId, params.range, workDir, level, {
@@ -101,13 +103,13 @@ export const writeBundle = async (app: App, params: BuildParams): Promise<BuiltB
       beforePass: async () => {
         // The full count only sizes progress reports: a build nobody watches does not read it.
         if (params.onProgress !== undefined) total = Object.values(await countEvidence(app.database, query)).reduce((a, b) => a + b, 0);
-        tail = await tailInputs(app, params.frameworks);
+        await tailReady();
       },
       tally: clauseMap.tally,
       onProgress: (done, message) => params.onProgress?.(done, total, message),
     });
     const counts = segment.counts;
-    const { key, timestampKind: expectedKind } = tail ?? (await tailInputs(app, params.frameworks));
+    const { key, timestampKind: expectedKind } = await tailReady();
     const zip = new HashingZip(new Date(generatedAt));
     let manifestDigest: Buffer | null = null;
     let hmacManifest = '';
