@@ -20,8 +20,7 @@ describe('npx svc', () => {
         env: { ...process.env, npm_config_cache: cache, npm_config_yes: 'false', npm_config_update_notifier: 'false' },
         timeout: 60_000,
       });
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
+      expect(run.status, run.stderr).toBe(0);
       for (const { usage } of Object.values(commandInfo)) expect(run.stdout).toContain(usage);
       expect(existsSync(join(cache, '_npx'))).toBe(false);
     } finally {
